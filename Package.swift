@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+// Lorgnette: real-time face tracking and eyeglasses try-on for Linux.
+//
+// Dependency rule: the pure-Swift domain modules (Imaging, Media and the pipeline stages)
+// never import a C adapter. Adapters (JPEGCodec over libjpeg-turbo, Capture over libv4l2,
+// LinearAlgebra over cblas/LAPACKE) implement the domain's protocols; the CLI composes them.
+import PackageDescription
+
+let optimized: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+]
+
+let package = Package(
+    name: "Lorgnette",
+    products: [
+        .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C adapters: each wraps one system library behind a small longjmp-free, non-variadic surface.
+        .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
+
+        // Domain (pure Swift).
+        .target(name: "Imaging", swiftSettings: optimized),
+        .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
+
+        // Adapters: the Swift faces of the C libraries.
+        .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
+
+        // Composition.
+        .executableTarget(
+            name: "LorgnetteCLI",
+            dependencies: [
+                "Imaging", "Media", "JPEGCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: optimized
+        ),
+
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
+        .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
+        .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,235 @@
+#include "jpeg_shim.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    int warnings;
+    int eof_warning;
+} lj_error;
+
+static void lj_error_exit(j_common_ptr cinfo) {
+    lj_error *err = (lj_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, err->message);
+    longjmp(err->jump, 1);
+}
+
+static void lj_emit_message(j_common_ptr cinfo, int level) {
+    lj_error *err = (lj_error *)cinfo->err;
+    if (level < 0) { // a warning: keep the first message, count them all
+        if (err->warnings == 0) (*cinfo->err->format_message)(cinfo, err->message);
+        if (err->pub.msg_code == JWRN_JPEG_EOF) err->eof_warning = 1;
+        err->warnings++;
+    }
+}
+
+static void lj_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void lj_error_init(lj_error *err) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = lj_error_exit;
+    err->pub.emit_message = lj_emit_message;
+    err->pub.output_message = lj_output_message;
+    err->message[0] = 0;
+    err->warnings = 0;
+    err->eof_warning = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoder
+
+struct lj_decoder {
+    struct jpeg_decompress_struct cinfo;
+    lj_error err;
+    int created;
+};
+
+lj_decoder *lj_decoder_create(void) {
+    lj_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    lj_error_init(&d->err);
+    d->cinfo.err = &d->err.pub;
+    if (setjmp(d->err.jump)) { free(d); return NULL; }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    return d;
+}
+
+void lj_decoder_destroy(lj_decoder *d) {
+    if (!d) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    free(d);
+}
+
+const char *lj_decoder_message(const lj_decoder *d) { return d->err.message; }
+int lj_decoder_warnings(const lj_decoder *d) { return d->err.warnings; }
+
+static void lj_decoder_reset(lj_decoder *d) {
+    d->err.message[0] = 0;
+    d->err.warnings = 0;
+    d->err.eof_warning = 0;
+}
+
+// Every entry point that can longjmp abort()s the decompressor on failure, which keeps the
+// allocated codec state for the next frame (jpeg_abort, not destroy): no per-frame setup.
+int lj_read_header(lj_decoder *d, const uint8_t *data, size_t length, int *width, int *height, int *components) {
+    lj_decoder_reset(d);
+    if (setjmp(d->err.jump)) { jpeg_abort_decompress(&d->cinfo); return LJ_ERROR; }
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
+    jpeg_read_header(&d->cinfo, TRUE);
+    *width = (int)d->cinfo.image_width;
+    *height = (int)d->cinfo.image_height;
+    *components = d->cinfo.num_components;
+    jpeg_abort_decompress(&d->cinfo);
+    if (*width == 0 || *height == 0) return LJ_EMPTY;
+    return LJ_OK;
+}
+
+static int lj_start(lj_decoder *d, const uint8_t *data, size_t length, int color, int scale_denom) {
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
+    jpeg_read_header(&d->cinfo, TRUE);
+    if (d->cinfo.image_width == 0 || d->cinfo.image_height == 0) return LJ_EMPTY;
+    d->cinfo.out_color_space = color == LJ_GRAY ? JCS_GRAYSCALE : JCS_RGB;
+    d->cinfo.scale_num = 1;
+    d->cinfo.scale_denom = (unsigned int)scale_denom;
+    // ISLOW is exact and, with libjpeg-turbo's SIMD, within a few per cent of IFAST.
+    d->cinfo.dct_method = JDCT_ISLOW;
+    d->cinfo.do_fancy_upsampling = TRUE;
+    jpeg_calc_output_dimensions(&d->cinfo);
+    return LJ_OK;
+}
+
+int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_denom, int *width, int *height) {
+    lj_decoder_reset(d);
+    if (setjmp(d->err.jump)) { jpeg_abort_decompress(&d->cinfo); return LJ_ERROR; }
+    int status = lj_start(d, data, length, LJ_GRAY, scale_denom);
+    *width = (int)d->cinfo.output_width;
+    *height = (int)d->cinfo.output_height;
+    jpeg_abort_decompress(&d->cinfo);
+    return status;
+}
+
+int lj_decode(lj_decoder *d, const uint8_t *data, size_t length, int color, int scale_denom,
+              uint8_t *out, size_t capacity, int *width, int *height) {
+    lj_decoder_reset(d);
+    if (setjmp(d->err.jump)) { jpeg_abort_decompress(&d->cinfo); return LJ_ERROR; }
+    int status = lj_start(d, data, length, color, scale_denom);
+    if (status != LJ_OK) { jpeg_abort_decompress(&d->cinfo); return status; }
+    *width = (int)d->cinfo.output_width;
+    *height = (int)d->cinfo.output_height;
+    size_t row = (size_t)d->cinfo.output_width * (size_t)color;
+    if (row * d->cinfo.output_height > capacity) { jpeg_abort_decompress(&d->cinfo); return LJ_TOO_SMALL; }
+    jpeg_start_decompress(&d->cinfo);
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        JSAMPROW rows[4];
+        int n = 0;
+        for (; n < 4 && d->cinfo.output_scanline + (JDIMENSION)n < d->cinfo.output_height; n++)
+            rows[n] = out + row * (d->cinfo.output_scanline + (JDIMENSION)n);
+        jpeg_read_scanlines(&d->cinfo, rows, (JDIMENSION)n);
+    }
+    // A truncated stream is padded by libjpeg with a fake EOI; finishing is still safe.
+    jpeg_finish_decompress(&d->cinfo);
+    return d->err.eof_warning ? LJ_TRUNCATED : LJ_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoder: a destination manager that grows one buffer and keeps it between frames.
+
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    uint8_t *buffer;
+    size_t capacity;
+    size_t length;
+} lj_dest;
+
+struct lj_encoder {
+    struct jpeg_compress_struct cinfo;
+    lj_error err;
+    lj_dest dest;
+    int created;
+};
+
+static void lj_dest_init(j_compress_ptr cinfo) {
+    lj_dest *dest = (lj_dest *)cinfo->dest;
+    dest->pub.next_output_byte = dest->buffer;
+    dest->pub.free_in_buffer = dest->capacity;
+}
+
+static boolean lj_dest_empty(j_compress_ptr cinfo) {
+    lj_dest *dest = (lj_dest *)cinfo->dest;
+    size_t used = dest->capacity; // called only when the buffer is full
+    size_t grown = dest->capacity ? dest->capacity * 2 : 65536;
+    uint8_t *buffer = realloc(dest->buffer, grown);
+    if (!buffer) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    dest->buffer = buffer;
+    dest->capacity = grown;
+    dest->pub.next_output_byte = buffer + used;
+    dest->pub.free_in_buffer = grown - used;
+    return TRUE;
+}
+
+static void lj_dest_term(j_compress_ptr cinfo) {
+    lj_dest *dest = (lj_dest *)cinfo->dest;
+    dest->length = dest->capacity - dest->pub.free_in_buffer;
+}
+
+lj_encoder *lj_encoder_create(void) {
+    lj_encoder *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    lj_error_init(&e->err);
+    e->cinfo.err = &e->err.pub;
+    if (setjmp(e->err.jump)) { free(e); return NULL; }
+    jpeg_create_compress(&e->cinfo);
+    e->created = 1;
+    e->dest.pub.init_destination = lj_dest_init;
+    e->dest.pub.empty_output_buffer = lj_dest_empty;
+    e->dest.pub.term_destination = lj_dest_term;
+    e->cinfo.dest = &e->dest.pub;
+    return e;
+}
+
+void lj_encoder_destroy(lj_encoder *e) {
+    if (!e) return;
+    if (e->created) jpeg_destroy_compress(&e->cinfo);
+    free(e->dest.buffer);
+    free(e);
+}
+
+const char *lj_encoder_message(const lj_encoder *e) { return e->err.message; }
+
+int lj_encode(lj_encoder *e, const uint8_t *pixels, int width, int height, int color, int quality,
+              const uint8_t **out, size_t *out_length) {
+    e->err.message[0] = 0;
+    if (width <= 0 || height <= 0) return LJ_EMPTY;
+    if (setjmp(e->err.jump)) { jpeg_abort_compress(&e->cinfo); return LJ_ERROR; }
+    e->cinfo.image_width = (JDIMENSION)width;
+    e->cinfo.image_height = (JDIMENSION)height;
+    e->cinfo.input_components = color;
+    e->cinfo.in_color_space = color == LJ_GRAY ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&e->cinfo);
+    jpeg_set_quality(&e->cinfo, quality, TRUE);
+    // Standard (non-optimised) Huffman tables: every frame carries the same DHT, so MJPEG/AVI
+    // consumers and passthrough never meet a frame whose tables differ.
+    e->cinfo.optimize_coding = FALSE;
+    e->cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_compress(&e->cinfo, TRUE);
+    size_t row = (size_t)width * (size_t)color;
+    while (e->cinfo.next_scanline < e->cinfo.image_height) {
+        JSAMPROW rows[8];
+        int n = 0;
+        for (; n < 8 && e->cinfo.next_scanline + (JDIMENSION)n < e->cinfo.image_height; n++)
+            rows[n] = (JSAMPROW)(pixels + row * (e->cinfo.next_scanline + (JDIMENSION)n));
+        jpeg_write_scanlines(&e->cinfo, rows, (JDIMENSION)n);
+    }
+    jpeg_finish_compress(&e->cinfo);
+    *out = e->dest.buffer;
+    *out_length = e->dest.length;
+    return LJ_OK;
+}

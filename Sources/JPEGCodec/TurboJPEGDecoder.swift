@@ -1,0 +1,79 @@
+import CJPEGTurbo
+import Imaging
+import Media
+
+/// `JPEGDecoding` over libjpeg-turbo. One instance holds one decompressor for its whole life,
+/// so a steady stream of frames allocates nothing (outputs are decoded into caller-owned images).
+///
+/// Not thread-safe: use one decoder per thread.
+public final class TurboJPEGDecoder: JPEGDecoding {
+    private let handle: OpaquePointer
+    /// Corrupt-data warnings libjpeg recovered from during the last decode (e.g. extraneous bytes).
+    public private(set) var lastWarningCount = 0
+    /// When true, any libjpeg warning fails the decode; when false (default) only a truncated
+    /// stream does, since webcams often emit harmless "extraneous bytes" warnings.
+    public var strict: Bool
+
+    public init(strict: Bool = false) {
+        guard let h = lj_decoder_create() else { fatalError("libjpeg: cannot allocate a decompressor") }
+        handle = h
+        self.strict = strict
+    }
+
+    deinit { lj_decoder_destroy(handle) }
+
+    public func readSize(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0
+        let status = jpeg.withUnsafeBufferPointer { lj_read_header(handle, $0.baseAddress, $0.count, &w, &h, &c) }
+        try check(status, length: jpeg.count)
+        return (Int(w), Int(h))
+    }
+
+    public func decodeGray(_ jpeg: [UInt8], scale: DCTScale, into image: inout GrayImage) throws {
+        let (w, h) = try outputSize(jpeg, scale: scale)
+        image.reshape(width: w, height: h)
+        try decode(jpeg, color: Int32(LJ_GRAY.rawValue), scale: scale, into: &image.pixels)
+    }
+
+    public func decodeRGB(_ jpeg: [UInt8], scale: DCTScale, into image: inout RGBImage) throws {
+        let (w, h) = try outputSize(jpeg, scale: scale)
+        image.reshape(width: w, height: h)
+        try decode(jpeg, color: Int32(LJ_RGB.rawValue), scale: scale, into: &image.pixels)
+    }
+
+    private func outputSize(_ jpeg: [UInt8], scale: DCTScale) throws -> (Int, Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        let status = jpeg.withUnsafeBufferPointer {
+            lj_output_size(handle, $0.baseAddress, $0.count, Int32(scale.rawValue), &w, &h)
+        }
+        try check(status, length: jpeg.count)
+        return (Int(w), Int(h))
+    }
+
+    private func decode(_ jpeg: [UInt8], color: Int32, scale: DCTScale, into pixels: inout [UInt8]) throws {
+        var w: Int32 = 0, h: Int32 = 0
+        let status = jpeg.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                lj_decode(handle, src.baseAddress, src.count, color, Int32(scale.rawValue), dst.baseAddress, dst.count, &w, &h)
+            }
+        }
+        lastWarningCount = Int(lj_decoder_warnings(handle))
+        try check(status, length: jpeg.count)
+        if strict && lastWarningCount > 0 { throw JPEGError.corrupt(message) }
+    }
+
+    private var message: String { String(cString: lj_decoder_message(handle)) }
+
+    private func check(_ status: Int32, length: Int) throws {
+        switch status {
+        case Int32(LJ_OK.rawValue): return
+        case Int32(LJ_EMPTY.rawValue): throw JPEGError.emptyImage
+        case Int32(LJ_TRUNCATED.rawValue): throw JPEGError.truncated(message)
+        case Int32(LJ_TOO_SMALL.rawValue): throw JPEGError.corrupt("output buffer too small (internal error)")
+        default:
+            // libjpeg says "Empty input file" for zero bytes and reads past the end as truncation.
+            if length == 0 { throw JPEGError.truncated("no data") }
+            throw JPEGError.corrupt(message)
+        }
+    }
+}

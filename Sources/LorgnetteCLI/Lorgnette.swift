@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Lorgnette: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lorgnette",
+        abstract: "Real-time face tracking and eyeglasses try-on for Linux.",
+        subcommands: []
+    )
+}
