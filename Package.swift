@@ -25,6 +25,8 @@ let package = Package(
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
         .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
+        .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),

@@ -1,0 +1,112 @@
+import Foundation
+import Imaging
+import Media
+
+/// A folder of face images with 68-point `.pts` annotations (the layout of
+/// `shared/data/faces68/train`: `<name>.jpg` + `<name>.pts`, optionally an `index.csv`).
+///
+/// The split into training and validation is by *source photo* (AFW has several faces per
+/// photo), with a stable hash, so a person never sits on both sides and every run splits alike.
+public struct FaceDataset: Sendable {
+    public struct Entry: Sendable, Hashable {
+        /// File stem, e.g. `helen_1000115_1`.
+        public let name: String
+        public let imagePath: String
+        public let pointsPath: String
+        /// The photo this face was cropped from (from index.csv), else the image name.
+        public let sourcePhoto: String
+    }
+
+    public enum Split: Sendable { case all, training, validation }
+
+    public let directory: String
+    public let entries: [Entry]
+
+    /// Lists every image that has a `.pts` next to it. Throws when the folder is unreadable or empty.
+    public init(directory: String) throws {
+        self.directory = directory
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
+        }
+        var sources: [String: String] = [:]
+        let indexPath = directory + "/index.csv"
+        if let csv = try? String(contentsOfFile: indexPath, encoding: .utf8) {
+            let lines = csv.split(whereSeparator: \.isNewline)
+            if let header = lines.first?.split(separator: ",").map(String.init),
+               let fileCol = header.firstIndex(of: "file"), let srcCol = header.firstIndex(of: "original_path") {
+                for line in lines.dropFirst() {
+                    let f = line.split(separator: ",", omittingEmptySubsequences: false)
+                    if f.count > max(fileCol, srcCol) { sources[String(f[fileCol])] = String(f[srcCol]) }
+                }
+            }
+        }
+        let set = Set(names)
+        var entries: [Entry] = []
+        for name in names.sorted() {
+            let lower = name.lowercased()
+            guard lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { continue }
+            let stem = String(name[..<name.lastIndex(of: ".")!])
+            guard set.contains(stem + ".pts") else { continue }
+            entries.append(Entry(name: stem, imagePath: directory + "/" + name, pointsPath: directory + "/" + stem + ".pts",
+                                 sourcePhoto: sources[name] ?? stem))
+        }
+        guard !entries.isEmpty else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no annotated images (.jpg + .pts) in \(directory)"])
+        }
+        self.entries = entries
+    }
+
+    /// Entries of one split. Validation is about `validationPercent` % of the source photos.
+    public func entries(_ split: Split, validationPercent: Int = 10) -> [Entry] {
+        switch split {
+        case .all: return entries
+        case .training: return entries.filter { !Self.isValidation($0.sourcePhoto, percent: validationPercent) }
+        case .validation: return entries.filter { Self.isValidation($0.sourcePhoto, percent: validationPercent) }
+        }
+    }
+
+    /// FNV-1a over the source photo path: stable across runs and platforms (unlike `hashValue`).
+    static func isValidation(_ key: String, percent: Int) -> Bool {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in key.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return Int(h % 100) < percent
+    }
+
+    /// Loads one face: the image as gray (luma) and its 68 points.
+    public static func load(_ entry: Entry, decoder: JPEGDecoding) throws -> AnnotatedFace {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry.imagePath)))
+        let image = try decoder.decodeGray(bytes, scale: .full)
+        let text = try String(contentsOfFile: entry.pointsPath, encoding: .utf8)
+        let points = try PTSFile.parse(text)
+        return AnnotatedFace(name: entry.name, image: image, landmarks: points)
+    }
+}
+
+/// One annotated face: a gray image and its landmarks in that image's pixel-centre coordinates.
+public struct AnnotatedFace: Sendable {
+    public let name: String
+    public var image: GrayImage
+    public var landmarks: [SIMD2<Float>]
+
+    public init(name: String, image: GrayImage, landmarks: [SIMD2<Float>]) {
+        self.name = name
+        self.image = image
+        self.landmarks = landmarks
+    }
+
+    /// The same face flipped left-right, with landmark indices remapped (mirror augmentation).
+    public func mirrored() -> AnnotatedFace {
+        var flipped = GrayImage(width: image.width, height: image.height)
+        let w = image.width
+        image.pixels.withUnsafeBufferPointer { src in
+            flipped.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<image.height {
+                    let row = y * w
+                    for x in 0..<w { dst[row + x] = src[row + w - 1 - x] }
+                }
+            }
+        }
+        return AnnotatedFace(name: name + "#mirror", image: flipped, landmarks: IBUG68.mirrored(landmarks, imageWidth: w))
+    }
+}
