@@ -25,6 +25,7 @@ let package = Package(
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
         .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
+        .target(name: "ModelFormat", swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
+        .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

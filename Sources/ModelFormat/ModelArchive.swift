@@ -1,0 +1,214 @@
+/// A versioned, checksummed container for the models this project ships in `Models/`.
+///
+/// Layout (little-endian):
+/// ```
+/// "LRGN"            magic
+/// u32 formatVersion container layout version (1)
+/// 4 bytes kind      e.g. "LMRK" landmark cascade, "FDET" face detector
+/// u32 version       the model kind's own version; readers state which they support
+/// u32 n, n x (str key, str value)          metadata (feature spec, training command, seed, ...)
+/// u32 m, m x tensor                        str name, u8 encoding, u8 rank, rank x u32 dims, payload
+/// u32 crc32         IEEE CRC-32 of every byte before it
+/// ```
+/// `str` is a u32 byte count then UTF-8. Payloads: float32; float16; int8 with one float32 scale per
+/// row (the last dimension is the row), value = int8 * scale.
+///
+/// Like dlib's versioned serialisation, a reader names exactly what it expected when a file is not it.
+public struct ModelArchive: Sendable {
+    public static let magic: [UInt8] = Array("LRGN".utf8)
+    public static let formatVersion: UInt32 = 1
+
+    public enum Encoding: UInt8, Sendable { case float32 = 0, float16 = 1, int8 = 2 }
+
+    /// A dense tensor, row-major. Values are always handed out as Float; `encoding` is how it is stored.
+    public struct Tensor: Sendable {
+        public var shape: [Int]
+        public var values: [Float]
+        public var encoding: Encoding
+
+        public init(shape: [Int], values: [Float], encoding: Encoding = .float32) {
+            precondition(shape.reduce(1, *) == values.count, "tensor shape \(shape) does not hold \(values.count) values")
+            self.shape = shape
+            self.values = values
+            self.encoding = encoding
+        }
+    }
+
+    public var kind: String
+    public var version: Int
+    public var metadata: [String: String]
+    public var tensors: [String: Tensor]
+
+    public init(kind: String, version: Int, metadata: [String: String] = [:], tensors: [String: Tensor] = [:]) {
+        precondition(kind.utf8.count == 4, "model kind must be 4 ASCII characters")
+        self.kind = kind
+        self.version = version
+        self.metadata = metadata
+        self.tensors = tensors
+    }
+
+    /// The tensor named `name`, or a `ModelArchiveError.missingTensor`.
+    public func tensor(_ name: String) throws -> Tensor {
+        guard let t = tensors[name] else { throw ModelArchiveError.missingTensor(kind: kind, name: name) }
+        return t
+    }
+
+    // MARK: Writing
+
+    public func serialized() -> [UInt8] {
+        var w = ByteWriter()
+        w.bytes(Self.magic)
+        w.u32(Self.formatVersion)
+        w.bytes(Array(kind.utf8))
+        w.u32(UInt32(version))
+        w.u32(UInt32(metadata.count))
+        for key in metadata.keys.sorted() { w.string(key); w.string(metadata[key]!) }
+        w.u32(UInt32(tensors.count))
+        for name in tensors.keys.sorted() {
+            let t = tensors[name]!
+            w.string(name)
+            w.u8(t.encoding.rawValue)
+            w.u8(UInt8(t.shape.count))
+            for d in t.shape { w.u32(UInt32(d)) }
+            switch t.encoding {
+            case .float32:
+                for v in t.values { w.u32(v.bitPattern) }
+            case .float16:
+                for v in t.values { w.u16(Float16(v).bitPattern) }
+            case .int8:
+                let row = t.shape.last ?? 1
+                let rows = row == 0 ? 0 : t.values.count / row
+                for r in 0..<rows {
+                    let slice = t.values[(r * row)..<((r + 1) * row)]
+                    let peak = slice.reduce(Float(0)) { max($0, abs($1)) }
+                    let scale = peak > 0 ? peak / 127 : 1
+                    w.u32(scale.bitPattern)
+                    for v in slice { w.u8(UInt8(bitPattern: Int8(max(-127, min(127, (v / scale).rounded()))))) }
+                }
+            }
+        }
+        w.u32(CRC32.checksum(w.data))
+        return w.data
+    }
+
+    // MARK: Reading
+
+    /// Parses and verifies a model file. Throws, naming the problem, when the bytes are not a
+    /// `kind` model of a supported version, are truncated, or fail the checksum.
+    public init(bytes: [UInt8], expectedKind: String, supportedVersions: ClosedRange<Int>) throws {
+        guard bytes.count >= 20 else { throw ModelArchiveError.truncated(expectedKind: expectedKind, size: bytes.count) }
+        guard Array(bytes[0..<4]) == Self.magic else { throw ModelArchiveError.notAModel(expectedKind: expectedKind) }
+        var r = ByteReader(bytes: bytes, expectedKind: expectedKind)
+        r.offset = 4
+        let format = try r.u32()
+        guard format == Self.formatVersion else {
+            throw ModelArchiveError.unsupportedFormat(found: Int(format), supported: Int(Self.formatVersion))
+        }
+        let kind = String(decoding: try r.take(4), as: UTF8.self)
+        guard kind == expectedKind else { throw ModelArchiveError.wrongKind(found: kind, expected: expectedKind) }
+        let version = Int(try r.u32())
+        guard supportedVersions.contains(version) else {
+            throw ModelArchiveError.unsupportedVersion(kind: kind, found: version, supported: supportedVersions)
+        }
+        // Verify the checksum before trusting any count read from the body.
+        let stored = UInt32(bytes[bytes.count - 4]) | UInt32(bytes[bytes.count - 3]) << 8
+            | UInt32(bytes[bytes.count - 2]) << 16 | UInt32(bytes[bytes.count - 1]) << 24
+        let actual = bytes.withUnsafeBufferPointer { CRC32.checksum(UnsafeBufferPointer(rebasing: $0[0..<(bytes.count - 4)])) }
+        guard stored == actual else { throw ModelArchiveError.checksumMismatch(kind: kind) }
+        r.end = bytes.count - 4
+
+        var metadata: [String: String] = [:]
+        for _ in 0..<(try r.u32()) { let k = try r.string(); metadata[k] = try r.string() }
+        var tensors: [String: Tensor] = [:]
+        for _ in 0..<(try r.u32()) {
+            let name = try r.string()
+            guard let encoding = Encoding(rawValue: try r.u8()) else { throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): unknown encoding") }
+            let rank = Int(try r.u8())
+            var shape: [Int] = []
+            for _ in 0..<rank { shape.append(Int(try r.u32())) }
+            let count = shape.reduce(1, *)
+            var values = [Float](repeating: 0, count: count)
+            switch encoding {
+            case .float32:
+                let raw = try r.take(4 * count)
+                raw.withUnsafeBytes { src in for i in 0..<count { values[i] = Float(bitPattern: src.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self).littleEndian) } }
+            case .float16:
+                let raw = try r.take(2 * count)
+                raw.withUnsafeBytes { src in for i in 0..<count { values[i] = Float(Float16(bitPattern: src.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self).littleEndian)) } }
+            case .int8:
+                let row = shape.last ?? 1
+                let rows = row == 0 ? 0 : count / row
+                for rIndex in 0..<rows {
+                    let scale = Float(bitPattern: try r.u32())
+                    let raw = try r.take(row)
+                    for j in 0..<row { values[rIndex * row + j] = Float(Int8(bitPattern: raw[raw.startIndex + j])) * scale }
+                }
+            }
+            tensors[name] = Tensor(shape: shape, values: values, encoding: encoding)
+        }
+        guard r.offset == r.end else { throw ModelArchiveError.corrupt(kind: kind, detail: "\(r.end - r.offset) unexpected bytes after the last tensor") }
+        self.init(kind: kind, version: version, metadata: metadata, tensors: tensors)
+    }
+}
+
+/// Why a model file was refused. Each message names the model kind and what was wrong.
+public enum ModelArchiveError: Error, Equatable, CustomStringConvertible {
+    case notAModel(expectedKind: String)
+    case truncated(expectedKind: String, size: Int)
+    case unsupportedFormat(found: Int, supported: Int)
+    case wrongKind(found: String, expected: String)
+    case unsupportedVersion(kind: String, found: Int, supported: ClosedRange<Int>)
+    case checksumMismatch(kind: String)
+    case corrupt(kind: String, detail: String)
+    case missingTensor(kind: String, name: String)
+
+    public var description: String {
+        switch self {
+        case .notAModel(let k): return "not a Lorgnette model file (expected a \(k) model; bad magic)"
+        case .truncated(let k, let n): return "\(k) model file is truncated (\(n) bytes)"
+        case .unsupportedFormat(let f, let s): return "model container format \(f) is not supported (this build reads format \(s))"
+        case .wrongKind(let f, let e): return "model file holds a \(f) model, expected \(e)"
+        case .unsupportedVersion(let k, let f, let s): return "\(k) model version \(f) is not supported (this build reads \(s.lowerBound)...\(s.upperBound))"
+        case .checksumMismatch(let k): return "\(k) model file is corrupt (checksum mismatch)"
+        case .corrupt(let k, let d): return "\(k) model file is corrupt: \(d)"
+        case .missingTensor(let k, let n): return "\(k) model file lacks tensor '\(n)'"
+        }
+    }
+}
+
+struct ByteWriter {
+    var data: [UInt8] = []
+    mutating func u8(_ v: UInt8) { data.append(v) }
+    mutating func u16(_ v: UInt16) { data.append(UInt8(v & 0xff)); data.append(UInt8(v >> 8)) }
+    mutating func u32(_ v: UInt32) { for s in stride(from: 0, to: 32, by: 8) { data.append(UInt8((v >> UInt32(s)) & 0xff)) } }
+    mutating func bytes(_ b: [UInt8]) { data.append(contentsOf: b) }
+    mutating func string(_ s: String) { let b = Array(s.utf8); u32(UInt32(b.count)); bytes(b) }
+}
+
+struct ByteReader {
+    let bytes: [UInt8]
+    let expectedKind: String
+    var offset = 0
+    var end: Int
+
+    init(bytes: [UInt8], expectedKind: String) {
+        self.bytes = bytes
+        self.expectedKind = expectedKind
+        self.end = bytes.count
+    }
+
+    mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
+        guard n >= 0, offset + n <= end else { throw ModelArchiveError.truncated(expectedKind: expectedKind, size: bytes.count) }
+        defer { offset += n }
+        return bytes[offset..<(offset + n)]
+    }
+    mutating func u8() throws -> UInt8 { try take(1).first! }
+    mutating func u32() throws -> UInt32 {
+        let b = try take(4)
+        return b.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32(8 * $1.offset) }
+    }
+    mutating func string() throws -> String {
+        let n = Int(try u32())
+        return String(decoding: try take(n), as: UTF8.self)
+    }
+}
