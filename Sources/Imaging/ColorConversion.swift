@@ -1,0 +1,94 @@
+// Conversions between the three pixel formats. Integer arithmetic only, so results are exact
+// and identical on every machine.
+
+extension GrayImage {
+    /// Luma of an RGB image by ITU-R BT.601: Y = 0.299 R + 0.587 G + 0.114 B, rounded.
+    ///
+    /// Weights are in 16-bit fixed point (19595, 38470, 7471; they sum to 65536, so a gray input
+    /// comes back unchanged) — the same weights libjpeg uses for its RGB→YCbCr luma.
+    public init(luma rgb: RGBImage) {
+        self.init(width: rgb.width, height: rgb.height)
+        let n = rgb.width * rgb.height
+        rgb.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    let r = UInt32(src[3 * i]), g = UInt32(src[3 * i + 1]), b = UInt32(src[3 * i + 2])
+                    dst[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
+                }
+            }
+        }
+    }
+
+    /// Luma of an RGBA image (alpha ignored), as `init(luma:)` for RGB.
+    public init(luma rgba: RGBAImage) {
+        self.init(width: rgba.width, height: rgba.height)
+        let n = rgba.width * rgba.height
+        rgba.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    let r = UInt32(src[4 * i]), g = UInt32(src[4 * i + 1]), b = UInt32(src[4 * i + 2])
+                    dst[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
+                }
+            }
+        }
+    }
+}
+
+extension RGBImage {
+    /// Each gray level copied to R, G and B.
+    public init(gray: GrayImage) {
+        self.init(width: gray.width, height: gray.height)
+        let n = gray.width * gray.height
+        gray.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    let v = src[i]
+                    dst[3 * i] = v; dst[3 * i + 1] = v; dst[3 * i + 2] = v
+                }
+            }
+        }
+    }
+
+    /// The colour channels of an RGBA image; alpha is dropped (not composited).
+    public init(dropAlpha rgba: RGBAImage) {
+        self.init(width: rgba.width, height: rgba.height)
+        let n = rgba.width * rgba.height
+        rgba.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
+                }
+            }
+        }
+    }
+}
+
+extension RGBAImage {
+    /// An RGB image with one constant alpha (opaque by default).
+    public init(rgb: RGBImage, alpha: UInt8 = 255) {
+        self.init(width: rgb.width, height: rgb.height)
+        let n = rgb.width * rgb.height
+        rgb.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    dst[4 * i] = src[3 * i]; dst[4 * i + 1] = src[3 * i + 1]; dst[4 * i + 2] = src[3 * i + 2]
+                    dst[4 * i + 3] = alpha
+                }
+            }
+        }
+    }
+
+    /// A gray image as RGBA, with one constant alpha.
+    public init(gray: GrayImage, alpha: UInt8 = 255) {
+        self.init(width: gray.width, height: gray.height)
+        let n = gray.width * gray.height
+        gray.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for i in 0 ..< n {
+                    let v = src[i]
+                    dst[4 * i] = v; dst[4 * i + 1] = v; dst[4 * i + 2] = v; dst[4 * i + 3] = alpha
+                }
+            }
+        }
+    }
+}
