@@ -158,6 +158,12 @@ struct lj_encoder {
 
 static void lj_dest_init(j_compress_ptr cinfo) {
     lj_dest *dest = (lj_dest *)cinfo->dest;
+    // libjpeg stores a byte before it checks for room, so the buffer must never start empty.
+    if (dest->capacity == 0) {
+        dest->buffer = malloc(65536);
+        if (!dest->buffer) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+        dest->capacity = 65536;
+    }
     dest->pub.next_output_byte = dest->buffer;
     dest->pub.free_in_buffer = dest->capacity;
 }
@@ -165,7 +171,7 @@ static void lj_dest_init(j_compress_ptr cinfo) {
 static boolean lj_dest_empty(j_compress_ptr cinfo) {
     lj_dest *dest = (lj_dest *)cinfo->dest;
     size_t used = dest->capacity; // called only when the buffer is full
-    size_t grown = dest->capacity ? dest->capacity * 2 : 65536;
+    size_t grown = dest->capacity * 2;
     uint8_t *buffer = realloc(dest->buffer, grown);
     if (!buffer) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
     dest->buffer = buffer;
