@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import JPEGCodec
+import Media
+
+/// `lorgnette convert IN OUT`: copies frames between raw MJPEG, AVI and JPEG folders.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert video between raw MJPEG, MJPEG AVI and folders of JPEG images.",
+        discussion: """
+            Frames are copied as they are (no re-encoding) unless --quality is given; frames \
+            without Huffman tables (webcam MJPEG) get the standard tables. AVI output is constant \
+            frame rate at the input's rate (or --fps) and stays playable if the run is killed. \
+            Ctrl-C stops reading and finishes the output cleanly; a second Ctrl-C quits at once.
+            Input:  \(MediaFactory.inputHelp).
+            Output: \(MediaFactory.outputHelp).
+            """
+    )
+
+    @Argument(help: "Input file or folder.")
+    var input: String
+
+    @Argument(help: "Output file or folder.")
+    var output: String
+
+    @Option(help: "Frames per second of the output, overriding the input's timing (e.g. 29.97).")
+    var fps: Double?
+
+    @Option(help: "Decode and re-encode every frame at this JPEG quality (1-100) instead of copying it.")
+    var quality: Int?
+
+    @Option(name: .customLong("max-frames"), help: "Stop after this many frames.")
+    var maxFrames: Int?
+
+    func validate() throws {
+        if let fps, !(fps.isFinite && fps >= 0.001 && fps <= 1_000_000) {
+            throw ValidationError("--fps must be a positive number of frames per second")
+        }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
+        if let maxFrames, maxFrames < 0 { throw ValidationError("--max-frames must not be negative") }
+    }
+
+    func run() throws {
+        do {
+            try convert()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func convert() throws {
+        let inputPath = URL(fileURLWithPath: input).standardizedFileURL.path
+        let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
+        if inputPath == outputPath { throw CLIError("output \(output) is the input") }
+
+        let started = Date()
+        let (source, _) = try MediaFactory.openSource(input, options: SourceOptions(framesPerSecond: fps))
+        defer { source.close() }
+        let rate = fps ?? source.info.framesPerSecond ?? 30
+        guard var frame = try source.nextFrame() else {
+            printIssues(source.issues)
+            throw CLIError("\(input): no frames to convert")
+        }
+        let sink = try MediaFactory.makeSink(output, framesPerSecond: rate)
+        Interrupt.install()
+
+        let decoder = TurboJPEGDecoder()
+        let encoder = TurboJPEGEncoder()
+        var rgb = RGBImage(width: 0, height: 0)
+        var skipped = 0
+        var width: Int?, height: Int?
+        while true {
+            if let maxFrames, sink.framesWritten >= maxFrames { break }
+            if Interrupt.requested { break }
+            let jpeg: [UInt8]
+            switch frame.payload {
+            case .jpeg(let bytes):
+                if let quality {
+                    do {
+                        try decoder.decodeRGB(bytes, scale: .full, into: &rgb)
+                        jpeg = try encoder.encode(rgb, quality: quality)
+                    } catch {
+                        printError("warning: frame \(frame.sequence) does not decode (\(error)); skipped")
+                        skipped += 1
+                        jpeg = []
+                    }
+                } else {
+                    jpeg = bytes
+                }
+            case .rgb(let image):
+                jpeg = try encoder.encode(image, quality: quality ?? 90)
+            case .gray(let image):
+                jpeg = try encoder.encode(image, quality: quality ?? 90)
+            }
+            if !jpeg.isEmpty {
+                try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds)
+                if width == nil, let header = JPEGFrameHeader(jpeg) { (width, height) = (header.width, header.height) }
+            }
+            if Interrupt.requested { break }
+            guard let next = try source.nextFrame() else { break }
+            frame = next
+        }
+        try sink.finish()
+        printIssues(source.issues)
+
+        let seconds = Date().timeIntervalSince(started)
+        var line = "converted \(sink.framesWritten) frames: \(input) -> \(output)"
+        if let width, let height { line += ", \(width)x\(height)" }
+        line += " at \(formatRate(rate)) fps"
+        if let bytes = outputBytes(output) { line += ", \(formatBytes(bytes))" }
+        line += String(format: " in %.2f s", seconds)
+        line += quality.map { ", re-encoded at quality \($0)" } ?? ", copied"
+        if skipped > 0 { line += ", \(skipped) undecodable frames skipped" }
+        if !source.issues.isEmpty { line += ", \(source.issues.count) input issues" }
+        if Interrupt.requested { line += " (interrupted; output finished)" }
+        print(line)
+    }
+
+    private func outputBytes(_ path: String) -> Int? {
+        if MediaFactory.isDirectory(path) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.reduce(0) { sum, name in
+                let attrs = try? FileManager.default.attributesOfItem(atPath: (path as NSString).appendingPathComponent(name))
+                return sum + ((attrs?[.size] as? NSNumber)?.intValue ?? 0)
+            }
+        }
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
+    }
+}
+
+/// Writes `message` and a newline to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Prints a source's recoverable issues as warnings on standard error (at most 10 lines).
+func printIssues(_ issues: [String]) {
+    for issue in issues.prefix(10) { printError("warning: \(issue)") }
+    if issues.count > 10 { printError("warning: ... \(issues.count - 10) more issues (see `lorgnette info`)") }
+}
+
+/// "30", "29.97", "22.131".
+func formatRate(_ fps: Double) -> String {
+    if fps == fps.rounded() { return String(Int(fps)) }
+    var s = String(format: "%.3f", fps)
+    while s.hasSuffix("0") { s.removeLast() }
+    return s
+}
+
+/// "8.26 MB", "512 KB", "120 B" (decimal units).
+func formatBytes(_ bytes: Int) -> String {
+    if bytes >= 1_000_000_000 { return String(format: "%.2f GB", Double(bytes) / 1e9) }
+    if bytes >= 1_000_000 { return String(format: "%.2f MB", Double(bytes) / 1e6) }
+    if bytes >= 1_000 { return String(format: "%.0f KB", Double(bytes) / 1e3) }
+    return "\(bytes) B"
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import JPEGCodec
+import Media
+
+/// `lorgnette info FILE`: what a video or image set holds and what is wrong with it.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show frames, size, frame rate, duration, codec and defects of a video or image folder.",
+        discussion: """
+            Reads every frame and decodes it (at 1/8 scale, which still reads all entropy-coded \
+            data) to find frames that fail to decode, frames decoded with corrupt-data warnings \
+            and frames without Huffman tables; container defects (junk between frames, a \
+            truncated last frame or file, a missing index) are listed as issues.
+            Input: \(MediaFactory.inputHelp).
+            """
+    )
+
+    @Argument(help: "Video file, JPEG image or folder of JPEG images.")
+    var file: String
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Flag(name: .customLong("no-decode"), help: "Only parse the container; do not decode frames.")
+    var noDecode = false
+
+    /// Everything `info` reports; the JSON output is this structure.
+    struct Report: Codable {
+        var file: String
+        var container: String
+        var codec: String
+        var frames: Int
+        var width: Int?
+        var height: Int?
+        /// Other frame sizes seen, as "WxH: count", when frames differ in size.
+        var otherSizes: [String]
+        var fps: Double?
+        var fpsSource: String
+        var durationSeconds: Double?
+        var bytes: Int?
+        var decodeChecked: Bool
+        var framesFailingDecode: Int
+        var framesWithDecodeWarnings: Int
+        var framesWithoutHuffmanTables: Int
+        var issues: [String]
+    }
+
+    func run() throws {
+        do {
+            let report = try inspect()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                printText(report)
+            }
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func inspect() throws -> Report {
+        let (source, kind) = try MediaFactory.openSource(file)
+        defer { source.close() }
+        let decoder = TurboJPEGDecoder()
+        var scratch = GrayImage(width: 0, height: 0)
+        var frames = 0, failing = 0, warned = 0, noDHT = 0
+        var sizes: [String: Int] = [:]
+        var firstTime: Double?, lastTime = 0.0
+        var problems: [String] = []
+
+        while let frame = try source.nextFrame() {
+            frames += 1
+            if firstTime == nil { firstTime = frame.timestampSeconds }
+            lastTime = frame.timestampSeconds
+            guard case .jpeg(let bytes) = frame.payload else { continue }
+            if let header = JPEGFrameHeader(bytes) { sizes["\(header.width)x\(header.height)", default: 0] += 1 }
+            if !JPEGHuffmanTables.hasHuffmanTables(bytes) { noDHT += 1 }
+            if noDecode { continue }
+            do {
+                try decoder.decodeGray(bytes, scale: .eighth, into: &scratch)
+                if decoder.lastWarningCount > 0 {
+                    warned += 1
+                    if problems.count < 20 { problems.append("frame \(frame.sequence) decodes with \(decoder.lastWarningCount) corrupt-data warnings") }
+                }
+            } catch {
+                failing += 1
+                if problems.count < 20 { problems.append("frame \(frame.sequence) does not decode: \(error)") }
+            }
+        }
+
+        let info = source.info
+        let main = sizes.max { $0.value < $1.value }?.key
+        let mainSize = main.map { $0.split(separator: "x").compactMap { Int($0) } }
+        var container = kind.name
+        if let avi = source as? AVIFileSource {
+            container = "AVI" + (avi.isOpenDML ? " (OpenDML)" : "") + ", frames from \(avi.indexSource)"
+        } else if let folder = source as? ImageFolderSource, kind.name.hasPrefix("folder") {
+            container += " (\(folder.files.count) files)"
+        }
+        let fps = info.framesPerSecond
+        var duration: Double?
+        if let fps, let firstTime, frames > 0 { duration = lastTime - firstTime + 1 / fps }
+        return Report(
+            file: file, container: container, codec: info.codec, frames: frames,
+            width: mainSize?.first ?? info.width, height: mainSize?.last ?? info.height,
+            otherSizes: sizes.filter { $0.key != main }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
+            fps: fps, fpsSource: fpsSource(source),
+            durationSeconds: duration, bytes: fileBytes(file),
+            decodeChecked: !noDecode,
+            framesFailingDecode: failing, framesWithDecodeWarnings: warned, framesWithoutHuffmanTables: noDHT,
+            issues: source.issues + problems)
+    }
+
+    private func fpsSource(_ source: FrameSource) -> String {
+        switch source {
+        case is AVIFileSource: return "AVI header"
+        case is MJPEGStreamSource:
+            return FrameTimeSidecar.lookUp(videoPath: file) != nil ? "videos.json sidecar" : "assumed (raw MJPEG has no timing)"
+        default: return "assumed (images have no timing)"
+        }
+    }
+
+    private func fileBytes(_ path: String) -> Int? {
+        guard !MediaFactory.isDirectory(path) else { return nil }
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue
+    }
+
+    private func printText(_ r: Report) {
+        func row(_ key: String, _ value: String) { print((key + ":").padding(toLength: 11, withPad: " ", startingAt: 0) + value) }
+        row("file", r.file)
+        row("container", r.container)
+        row("codec", r.codec)
+        row("frames", "\(r.frames)")
+        if let w = r.width, let h = r.height { row("size", "\(w)x\(h)" + (r.otherSizes.isEmpty ? "" : " (also \(r.otherSizes.joined(separator: ", ")))")) }
+        if let fps = r.fps { row("fps", "\(formatRate(fps)) (\(r.fpsSource))") }
+        if let d = r.durationSeconds { row("duration", String(format: "%.3f s", d)) }
+        if let b = r.bytes { row("bytes", "\(b) (\(formatBytes(b)))") }
+        if r.decodeChecked {
+            row("decode", "\(r.frames - r.framesFailingDecode) ok, \(r.framesFailingDecode) failed, \(r.framesWithDecodeWarnings) with warnings")
+        }
+        row("no DHT", "\(r.framesWithoutHuffmanTables) frames without Huffman tables" + (r.framesWithoutHuffmanTables > 0 ? " (standard tables assumed)" : ""))
+        row("issues", r.issues.isEmpty ? "none" : "\(r.issues.count)")
+        for issue in r.issues { print("  - \(issue)") }
+    }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A sliding window over a file read front to back: the bytes from the oldest offset the caller
+/// still needs up to what has been read so far. Memory stays at about one frame plus one read
+/// chunk however large the file is.
+final class StreamWindow {
+    let path: String
+    private var fd: Int32
+    /// Bytes at file offsets `start ..< start + bytes.count`.
+    private(set) var bytes: [UInt8] = []
+    /// File offset of `bytes[0]`.
+    private(set) var start = 0
+    private(set) var reachedEOF = false
+    private var chunk: [UInt8]
+
+    var end: Int { start + bytes.count }
+
+    init(path: String, chunkSize: Int = 1 << 20) throws {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MediaError.cannotOpen(path: path, reason: systemErrorText()) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            Glibc_close(fd)
+            throw MediaError.cannotOpen(path: path, reason: "is a directory")
+        }
+        chunk = [UInt8](repeating: 0, count: chunkSize)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 { Glibc_close(fd); fd = -1 }
+    }
+
+    @inline(__always) subscript(offset: Int) -> UInt8 { bytes[offset - start] }
+
+    /// Makes sure the byte at `offset` is loaded, reading further as needed and dropping bytes
+    /// before `keepFrom`. Returns false when the file ends before `offset`.
+    func ensure(_ offset: Int, keepFrom: Int) throws -> Bool {
+        while offset >= end {
+            if !(try readMore(keepFrom: keepFrom)) { return false }
+        }
+        return true
+    }
+
+    /// Reads one more chunk, first dropping bytes before `keepFrom`. Returns false at end of file.
+    func readMore(keepFrom: Int) throws -> Bool {
+        discard(before: keepFrom)
+        if reachedEOF || fd < 0 { return false }
+        while true {
+            let r = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if r < 0 {
+                if errno == EINTR { continue }
+                throw MediaError.io(path: path, reason: systemErrorText())
+            }
+            if r == 0 { reachedEOF = true; return false }
+            bytes.append(contentsOf: chunk[0..<r])
+            return true
+        }
+    }
+
+    /// Forgets bytes before `offset` (they will not be needed again).
+    func discard(before offset: Int) {
+        let drop = min(max(0, offset - start), bytes.count)
+        if drop > 0 {
+            bytes.removeFirst(drop)
+            start += drop
+        }
+    }
+
+    /// A copy of the bytes at `range`, which must be loaded.
+    func copy(_ range: Range<Int>) -> [UInt8] {
+        Array(bytes[(range.lowerBound - start)..<(range.upperBound - start)])
+    }
+
+    /// The first offset in `from ..< end` holding `value`, or nil.
+    func firstIndex(of value: UInt8, from: Int) -> Int? {
+        let lo = from - start
+        guard lo < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buf -> Int? in
+            guard let base = buf.baseAddress,
+                  let hit = memchr(base + lo, Int32(value), buf.count - lo) else { return nil }
+            return start + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+        }
+    }
+}
