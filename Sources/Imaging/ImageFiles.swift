@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reading and writing debug images on disk. The format follows the file extension:
+/// `.png` (written only), `.pgm` / `.ppm` / `.pnm` (read and written).
+public enum ImageFiles {
+    public static func write(_ image: GrayImage, to path: String) throws {
+        try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
+    }
+
+    public static func write(_ image: RGBImage, to path: String) throws {
+        try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
+    }
+
+    /// RGBA goes only to PNG (Netpbm has no alpha in P5/P6).
+    public static func write(_ image: RGBAImage, to path: String) throws {
+        guard path.lowercased().hasSuffix(".png") else { throw ImageFileError("\(path): RGBA images can only be written as .png") }
+        try write(PNGEncoder.encode(image), to: path)
+    }
+
+    /// Reads a PGM/PPM file.
+    public static func readNetPBM(_ path: String) throws -> NetPBM.Image {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ImageFileError("\(path): cannot read (\(error))")
+        }
+        do { return try NetPBM.decode([UInt8](data)) } catch { throw ImageFileError("\(path): \(error.description)") }
+    }
+
+    private static func bytes(for path: String, png: () -> [UInt8], pnm: () -> [UInt8]) throws -> [UInt8] {
+        let p = path.lowercased()
+        if p.hasSuffix(".png") { return png() }
+        if p.hasSuffix(".pgm") || p.hasSuffix(".ppm") || p.hasSuffix(".pnm") { return pnm() }
+        throw ImageFileError("\(path): unknown image extension (use .png, .pgm, .ppm or .pnm)")
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) throws {
+        do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
+            throw ImageFileError("\(path): cannot write (\(error))")
+        }
+    }
+}
+
+/// A file-level image I/O failure, with the path in its one-line message.
+public struct ImageFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ message: String) { description = message }
+}
