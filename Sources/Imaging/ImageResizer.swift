@@ -23,6 +23,7 @@ public struct ImageResizer: Sendable {
     public let method: ResizeMethod
     let horizontal: ResamplingTable
     let vertical: ResamplingTable
+    let horizontalTwoTaps: Bool
 
     public init(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int, method: ResizeMethod) {
         precondition(sourceWidth >= 0 && sourceHeight >= 0 && targetWidth >= 0 && targetHeight >= 0,
@@ -43,6 +44,7 @@ public struct ImageResizer: Sendable {
             horizontal = ResamplingTable.area(source: sourceWidth, target: targetWidth)
             vertical = ResamplingTable.area(source: sourceHeight, target: targetHeight)
         }
+        horizontalTwoTaps = horizontal.allTwoTaps
     }
 
     var isEmpty: Bool { sourceWidth == 0 || sourceHeight == 0 || targetWidth == 0 || targetHeight == 0 }
@@ -97,7 +99,7 @@ public struct ImageResizer: Sendable {
         horizontal.count.withUnsafeBufferPointer { count in
         horizontal.weights.withUnsafeBufferPointer { w in
             let n = targetWidth
-            if horizontal.maxTaps == 2 {
+            if horizontalTwoTaps {
                 for i in 0 ..< n {
                     let s = rowStart + Int(first[i]), o = Int(offset[i])
                     let acc = w[o] * Int32(src[s]) + w[o + 1] * Int32(src[s + 1])
@@ -120,7 +122,7 @@ public struct ImageResizer: Sendable {
         horizontal.count.withUnsafeBufferPointer { count in
         horizontal.weights.withUnsafeBufferPointer { w in
             let n = targetWidth
-            if horizontal.maxTaps == 2 {
+            if horizontalTwoTaps {
                 for i in 0 ..< n {
                     let s = rowStart + 3 * Int(first[i]), o = Int(offset[i])
                     let w0 = w[o], w1 = w[o + 1]

@@ -18,6 +18,9 @@ struct ResamplingTable: Sendable {
     /// Largest `count`.
     var maxTaps: Int
 
+    /// Whether every output has exactly two taps (the bilinear fast path).
+    var allTwoTaps: Bool { maxTaps == 2 && !count.contains { $0 != 2 } }
+
     /// Bilinear interpolation under the pixel-centre convention: output pixel i samples the
     /// source at (i + 0.5) * source / target - 0.5, clamped to the first and last pixel centres.
     static func bilinear(source: Int, target: Int) -> ResamplingTable {
