@@ -36,6 +36,12 @@ public final class AVIFileSource: FrameSource {
         var streamIndex: Int
     }
 
+    /// The frames of an index or scan, and how many chunks the stream has including empty ones.
+    private struct StreamChunks {
+        var frames: [FrameChunk]
+        var chunks: Int
+    }
+
     private struct Header {
         var width = 0, height = 0
         var microsecondsPerFrame: UInt32 = 0
@@ -127,7 +133,7 @@ public final class AVIFileSource: FrameSource {
 
         let chunkIDs = Self.chunkIDs(stream: stream)
         let declared = max(header.streamLength, header.extendedTotalFrames, header.mainTotalFrames)
-        var indexed: [FrameChunk]?
+        var indexed: StreamChunks?
         if !header.superIndex.isEmpty {
             indexed = try readOpenDMLIndex(header.superIndex)
             indexSource = "indx"
@@ -135,22 +141,24 @@ public final class AVIFileSource: FrameSource {
             indexed = try readLegacyIndex(idx1, chunkIDs: chunkIDs, moviFourCCOffset: moviFourCCOffset)
             indexSource = "idx1"
         }
-        if let list = indexed, (list.last?.streamIndex ?? -1) + 1 >= declared, !list.isEmpty {
-            frames = list
+        var chosen: StreamChunks
+        if let list = indexed, list.chunks >= declared, !list.frames.isEmpty {
+            chosen = list
         } else {
             let scanned = try scan(movi, chunkIDs: chunkIDs)
-            if let list = indexed, list.count >= scanned.count {
-                frames = list
+            if let list = indexed, list.frames.count >= scanned.frames.count {
+                chosen = list
             } else {
                 if let list = indexed {
-                    log.add("the \(indexSource) index lists \(list.count) frames, the movi data holds \(scanned.count); using the data")
+                    log.add("the \(indexSource) index lists \(list.frames.count) frames, the movi data holds \(scanned.frames.count); using the data")
                 }
-                frames = scanned
+                chosen = scanned
                 indexSource = "scan"
             }
         }
-        if declared > 0, let last = frames.last, last.streamIndex + 1 < declared {
-            log.add("headers declare \(declared) frames, \(last.streamIndex + 1) are present")
+        frames = chosen.frames
+        if declared > 0, chosen.chunks < declared {
+            log.add("headers declare \(declared) frames, \(chosen.chunks) are present")
         }
 
         if header.rate > 0, header.scale > 0 {
@@ -270,7 +278,7 @@ public final class AVIFileSource: FrameSource {
 
     // MARK: - Indexes
 
-    private func readOpenDMLIndex(_ superIndex: [(offset: Int, size: Int)]) throws -> [FrameChunk] {
+    private func readOpenDMLIndex(_ superIndex: [(offset: Int, size: Int)]) throws -> StreamChunks {
         var list: [FrameChunk] = []
         var streamIndex = 0
         for entry in superIndex {
@@ -304,10 +312,10 @@ public final class AVIFileSource: FrameSource {
                 list.append(FrameChunk(offset: offset, size: size, streamIndex: streamIndex))
             }
         }
-        return list
+        return StreamChunks(frames: list, chunks: streamIndex)
     }
 
-    private func readLegacyIndex(_ idx: [UInt8], chunkIDs: Set<String>, moviFourCCOffset: Int) throws -> [FrameChunk] {
+    private func readLegacyIndex(_ idx: [UInt8], chunkIDs: Set<String>, moviFourCCOffset: Int) throws -> StreamChunks {
         var list: [FrameChunk] = []
         var streamIndex = 0
         // Offsets are relative to the 'movi' FourCC in most files, absolute in some: test the first entry.
@@ -331,11 +339,11 @@ public final class AVIFileSource: FrameSource {
             }
             list.append(FrameChunk(offset: chunkOffset + 8, size: size, streamIndex: streamIndex))
         }
-        return list
+        return StreamChunks(frames: list, chunks: streamIndex)
     }
 
     /// Walks the chunks of each `movi` list (descending into `LIST rec `), keeping the video ones.
-    private func scan(_ movi: [Range<Int>], chunkIDs: Set<String>) throws -> [FrameChunk] {
+    private func scan(_ movi: [Range<Int>], chunkIDs: Set<String>) throws -> StreamChunks {
         var list: [FrameChunk] = []
         var streamIndex = 0
         for range in movi {
@@ -364,6 +372,6 @@ public final class AVIFileSource: FrameSource {
                 p += 8 + size + (size & 1)
             }
         }
-        return list
+        return StreamChunks(frames: list, chunks: streamIndex)
     }
 }
