@@ -2,12 +2,12 @@ extension RGBImage {
     /// Composites a straight-alpha RGBA `layer` onto this image with its top-left pixel at
     /// (`x`, `y`) (may be partly or wholly off-image; the overlap is clipped).
     ///
-    /// out = (src * A + dst * (255 - A)) / 255 rounded, with A = layer alpha scaled by `opacity`;
-    /// fully transparent pixels are skipped and fully opaque ones copied.
+    /// out = (src * A + dst * (255 - A)) / 255 rounded, with A = layer alpha scaled by `opacity`
+    /// (A = 255 copies the layer pixel, A = 0 keeps the image pixel).
     public mutating func composite(_ layer: RGBAImage, atX x: Int, y: Int, opacity: Float = 1) {
         let dstRect = PixelRect(x: x, y: y, width: layer.width, height: layer.height).clamped(toWidth: width, height: height)
         if dstRect.isEmpty || !(opacity > 0) { return }
-        let scale = Int32(min(opacity, 1) * 256 + 0.5)   // 0...256
+        let scale = UInt32(min(opacity, 1) * 256 + 0.5)   // 0...256
         let w = width, lw = layer.width
         withPixelBase { dst in
             layer.pixels.withUnsafeBufferPointer { src in
@@ -15,16 +15,18 @@ extension RGBImage {
                 for yy in dstRect.y ..< dstRect.maxY {
                     let d = dst + 3 * (yy * w + dstRect.x)
                     let l = s + 4 * ((yy - y) * lw + (dstRect.x - x))
+                    // Branch-free so the compiler can vectorise; x / 255 rounded is
+                    // (t + (t >> 8)) >> 8 with t = x + 128, exact for 0 <= x <= 255 * 255.
                     for i in 0 ..< dstRect.width {
-                        var a = Int32(l[4 * i + 3])
-                        if scale < 256 { a = (a * scale + 128) >> 8 }
-                        if a == 0 { continue }
-                        let q = d + 3 * i, p = l + 4 * i
-                        if a == 255 { q[0] = p[0]; q[1] = p[1]; q[2] = p[2]; continue }
+                        let a = (UInt32(l[4 * i + 3]) * scale + 128) >> 8
                         let na = 255 - a
-                        q[0] = UInt8(truncatingIfNeeded: (Int32(p[0]) * a + Int32(q[0]) * na + 127) / 255)
-                        q[1] = UInt8(truncatingIfNeeded: (Int32(p[1]) * a + Int32(q[1]) * na + 127) / 255)
-                        q[2] = UInt8(truncatingIfNeeded: (Int32(p[2]) * a + Int32(q[2]) * na + 127) / 255)
+                        let q = d + 3 * i, p = l + 4 * i
+                        let r = UInt32(p[0]) * a + UInt32(q[0]) * na + 128
+                        let g = UInt32(p[1]) * a + UInt32(q[1]) * na + 128
+                        let b = UInt32(p[2]) * a + UInt32(q[2]) * na + 128
+                        q[0] = UInt8(truncatingIfNeeded: (r + (r >> 8)) >> 8)
+                        q[1] = UInt8(truncatingIfNeeded: (g + (g >> 8)) >> 8)
+                        q[2] = UInt8(truncatingIfNeeded: (b + (b >> 8)) >> 8)
                     }
                 }
             }
