@@ -1,0 +1,98 @@
+import FaceData
+import FaceDetection
+import Foundation
+import Imaging
+import Media
+
+/// One annotated face prepared for detector training or evaluation: its image, its canonical box
+/// (`FaceBox.canonical`), the part of the image that is real photo rather than crop padding, and
+/// whether the image may show other, unannotated faces (AFW crops), in which case face-sized
+/// windows away from the annotated face are not used as negatives.
+///
+/// Rectangles are in the image's pixel-centre coordinates (a full image is x -0.5 ..< width - 0.5).
+public struct DetectorTrainingFace: Sendable {
+    public var name: String
+    public var image: GrayImage
+    public var box: FaceBox
+    public var valid: FaceBox
+    public var mayContainOtherFaces: Bool
+
+    public init(name: String, image: GrayImage, box: FaceBox, valid: FaceBox, mayContainOtherFaces: Bool) {
+        self.name = name
+        self.image = image
+        self.box = box
+        self.valid = valid
+        self.mayContainOtherFaces = mayContainOtherFaces
+    }
+
+    /// The left-right mirror image (mirror augmentation).
+    public func mirrored() -> DetectorTrainingFace {
+        let w = Float(image.width)
+        var flipped = GrayImage(width: image.width, height: image.height)
+        let iw = image.width
+        image.pixels.withUnsafeBufferPointer { src in
+            flipped.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0 ..< image.height {
+                    let row = y * iw
+                    for x in 0 ..< iw { dst[row + x] = src[row + iw - 1 - x] }
+                }
+            }
+        }
+        // x maps to (w - 1) - x, so a rectangle [x, x + width) maps to [w - 1 - x - width, w - 1 - x).
+        func flip(_ b: FaceBox) -> FaceBox {
+            FaceBox(x: w - 1 - b.x - b.width, y: b.y, width: b.width, height: b.height, score: b.score)
+        }
+        return DetectorTrainingFace(name: name + "#mirror", image: flipped, box: flip(box), valid: flip(valid),
+                                    mayContainOtherFaces: mayContainOtherFaces)
+    }
+
+    /// Loads the faces of one split of an annotated folder (`FaceDataset` layout). The valid region
+    /// and the source set come from its `index.csv` when present (`valid_x0...` in pixel-edge
+    /// coordinates, `source_set == afw` meaning other faces may be present); without it the whole
+    /// image is taken as valid.
+    public static func load(directory: String, split: FaceDataset.Split, decoder: JPEGDecoding,
+                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [DetectorTrainingFace] {
+        let dataset = try FaceDataset(directory: directory)
+        let index = CropIndex(directory: directory)
+        let entries = dataset.entries(split)
+        var faces: [DetectorTrainingFace] = []
+        faces.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            let face = try FaceDataset.load(entry, decoder: decoder)
+            let file = URL(fileURLWithPath: entry.imagePath).lastPathComponent
+            let w = Float(face.image.width), h = Float(face.image.height)
+            var valid = FaceBox(x: -0.5, y: -0.5, width: w, height: h)
+            var crowded = entry.name.hasPrefix("afw_")
+            if let row = index.rows[file] {
+                valid = FaceBox(x: row.validX0 - 0.5, y: row.validY0 - 0.5,
+                                width: row.validX1 - row.validX0, height: row.validY1 - row.validY0)
+                crowded = row.sourceSet == "afw"
+            }
+            faces.append(DetectorTrainingFace(name: entry.name, image: face.image, box: FaceBox.canonical(landmarks: face.landmarks),
+                                              valid: valid, mayContainOtherFaces: crowded))
+            progress(i + 1, entries.count)
+        }
+        return faces
+    }
+}
+
+/// The columns of a faces68 `index.csv` the detector trainer needs, by crop file name.
+struct CropIndex {
+    struct Row { var sourceSet: String; var validX0, validY0, validX1, validY1: Float }
+    var rows: [String: Row] = [:]
+
+    init(directory: String) {
+        guard let csv = try? String(contentsOfFile: directory + "/index.csv", encoding: .utf8) else { return }
+        let lines = csv.split(whereSeparator: \.isNewline)
+        guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) else { return }
+        func col(_ name: String) -> Int? { header.firstIndex(of: name) }
+        guard let file = col("file"), let set = col("source_set"), let x0 = col("valid_x0"), let y0 = col("valid_y0"),
+              let x1 = col("valid_x1"), let y1 = col("valid_y1") else { return }
+        for line in lines.dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard f.count > max(file, set, x0, y0, x1, y1),
+                  let a = Float(f[x0]), let b = Float(f[y0]), let c = Float(f[x1]), let d = Float(f[y1]), c > a, d > b else { continue }
+            rows[String(f[file])] = Row(sourceSet: String(f[set]), validX0: a, validY0: b, validX1: c, validY1: d)
+        }
+    }
+}

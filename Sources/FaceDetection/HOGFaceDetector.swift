@@ -1,0 +1,70 @@
+import Foundation
+import Imaging
+
+/// A sliding-window face detector: Felzenszwalb HOG over an image pyramid scored by one or more
+/// linear filters (Dalal & Triggs, CVPR 2005; the design of dlib's frontal face detector), followed
+/// by non-maximum suppression. Returns canonical face boxes (see `FaceBox`), best first; the box
+/// score is the best filter's raw linear score at that window.
+///
+/// Smallest face: `model.window.faceSidePixels` (64 px) unless `minimumFaceSide` asks for larger;
+/// the image is never upsampled. Not thread-safe (keeps scratch buffers): one detector per thread.
+public final class HOGFaceDetector: FaceDetector {
+    public let model: HOGFaceDetectorModel
+    /// Windows scoring below this are discarded; defaults to the model's calibrated threshold.
+    public var threshold: Float
+    /// Skip pyramid levels whose face size is smaller than this (input pixels); 0 scans all.
+    public var minimumFaceSide: Float = 0
+
+    private let pyramid: HOGPyramid
+    private var scores: [Float] = []
+
+    public init(model: HOGFaceDetectorModel) {
+        self.model = model
+        self.threshold = model.threshold
+        self.pyramid = HOGPyramid(levelsPerOctave: model.window.levelsPerOctave)
+    }
+
+    public func detect(in image: GrayImage) -> [FaceBox] {
+        nonMaximumSuppression(candidates(in: image, threshold: threshold))
+    }
+
+    /// Every window scoring at least `threshold`, before non-maximum suppression, in scan order.
+    public func candidates(in image: GrayImage, threshold: Float) -> [FaceBox] {
+        var found: [FaceBox] = []
+        scan(image) { level, x, y, score in
+            if score >= threshold {
+                found.append(model.window.faceBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY, score: score))
+            }
+        }
+        return found
+    }
+
+    /// Calls `body` for every window position of every scanned level with the best filter score
+    /// there. The level (and its features) is valid only during the call.
+    public func scan(_ image: GrayImage, _ body: (HOGPyramid.Level, Int, Int, Float) -> Void) {
+        let window = model.window
+        var start = 0
+        if minimumFaceSide > Float(window.faceSidePixels) {
+            let octaves = log2f(minimumFaceSide / Float(window.faceSidePixels))
+            start = max(0, Int((octaves * Float(window.levelsPerOctave)).rounded(.down)))
+        }
+        var best: [Float] = []
+        pyramid.forEachLevel(of: image, minCellsX: window.cells, minCellsY: window.cells, startLevel: start) { level in
+            var size = (width: 0, height: 0)
+            for (i, filter) in model.filters.enumerated() {
+                size = filter.scoreMap(level.features, into: &scores)
+                let n = size.width * size.height
+                if i == 0 {
+                    if best.count < n { best = [Float](repeating: 0, count: n) }
+                    for j in 0 ..< n { best[j] = scores[j] }
+                } else {
+                    for j in 0 ..< n { best[j] = max(best[j], scores[j]) }
+                }
+            }
+            for y in 0 ..< size.height {
+                for x in 0 ..< size.width { body(level, x, y, best[y * size.width + x]) }
+            }
+            return true
+        }
+    }
+}

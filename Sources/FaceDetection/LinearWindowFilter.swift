@@ -1,0 +1,73 @@
+/// A linear classifier over a window of HOG cells: score = <weights, window features> + bias.
+///
+/// `weights` has the layout of `HOGFeatureMap.window(...)`: `cellsY` rows of `cellsX` cells,
+/// `HOGFeatureMap.stride` floats per cell (the padding float's weight is kept at 0).
+public struct LinearWindowFilter: Sendable, Equatable {
+    public let cellsX: Int
+    public let cellsY: Int
+    public var weights: [Float]
+    public var bias: Float
+
+    public init(cellsX: Int, cellsY: Int, weights: [Float], bias: Float) {
+        precondition(cellsX > 0 && cellsY > 0, "filter needs at least one cell")
+        precondition(weights.count == cellsX * cellsY * HOGFeatureMap.stride,
+                     "filter of \(cellsX)x\(cellsY) cells needs \(cellsX * cellsY * HOGFeatureMap.stride) weights, got \(weights.count)")
+        self.cellsX = cellsX
+        self.cellsY = cellsY
+        self.weights = weights
+        self.bias = bias
+    }
+
+    /// Score of one window given as a flat feature vector (`HOGFeatureMap.window` layout).
+    public func score(window: [Float]) -> Float {
+        precondition(window.count == weights.count, "window has \(window.count) features, filter \(weights.count)")
+        var s: Float = 0
+        for i in 0 ..< weights.count { s += weights[i] * window[i] }
+        return s + bias
+    }
+
+    /// Scores every window position of `map`; `scores[y * width + x]` is the window whose top-left
+    /// cell is (x, y). Returns the score map's size (0 x 0 when the map is smaller than the filter).
+    @discardableResult
+    public func scoreMap(_ map: HOGFeatureMap, into scores: inout [Float]) -> (width: Int, height: Int) {
+        let ow = map.cellsX - cellsX + 1, oh = map.cellsY - cellsY + 1
+        guard ow > 0, oh > 0 else { return (0, 0) }
+        if scores.count < ow * oh { scores = [Float](repeating: 0, count: ow * oh) }
+        let stride = HOGFeatureMap.stride
+        let rowLength = cellsX * stride
+        let mapRow = map.cellsX * stride
+        let rows = cellsY
+        let b = bias
+        map.values.withUnsafeBufferPointer { f in
+        weights.withUnsafeBufferPointer { w in
+        scores.withUnsafeMutableBufferPointer { out in
+            let fb = UnsafeRawPointer(f.baseAddress!), wb = UnsafeRawPointer(w.baseAddress!)
+            let bytes = MemoryLayout<Float>.stride
+            for y in 0 ..< oh {
+                for x in 0 ..< ow {
+                    var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
+                    var fo = (y * mapRow + x * stride) * bytes
+                    var wo = 0
+                    for _ in 0 ..< rows {
+                        var i = 0
+                        while i < rowLength * bytes {
+                            a0 += fb.loadUnaligned(fromByteOffset: fo + i, as: SIMD8<Float>.self)
+                                * wb.loadUnaligned(fromByteOffset: wo + i, as: SIMD8<Float>.self)
+                            a1 += fb.loadUnaligned(fromByteOffset: fo + i + 32, as: SIMD8<Float>.self)
+                                * wb.loadUnaligned(fromByteOffset: wo + i + 32, as: SIMD8<Float>.self)
+                            a2 += fb.loadUnaligned(fromByteOffset: fo + i + 64, as: SIMD8<Float>.self)
+                                * wb.loadUnaligned(fromByteOffset: wo + i + 64, as: SIMD8<Float>.self)
+                            a3 += fb.loadUnaligned(fromByteOffset: fo + i + 96, as: SIMD8<Float>.self)
+                                * wb.loadUnaligned(fromByteOffset: wo + i + 96, as: SIMD8<Float>.self)
+                            i += 128
+                        }
+                        fo += mapRow * bytes
+                        wo += rowLength * bytes
+                    }
+                    out[y * ow + x] = ((a0 + a1) + (a2 + a3)).sum() + b
+                }
+            }
+        }}}
+        return (ow, oh)
+    }
+}

@@ -1,0 +1,76 @@
+import Imaging
+
+/// The two resampling steps of `HOGPyramid`, specialised for speed: an exact 2x2 mean (one octave
+/// down) and a bilinear shrink by less than 2x (the levels within an octave). Pixel-centre
+/// convention: target pixel p samples the source at (p + 0.5) · source/target − 0.5.
+///
+/// 8-bit fixed-point weights; the vertical blend runs over whole rows so it vectorises.
+struct PyramidResampler {
+    private var rowBuffer: [UInt16] = []
+    private var xIndex: [Int32] = []
+    private var xWeight: [Int32] = []
+    private var tableKey = (0, 0)
+
+    /// `target` = `source` halved (sizes rounded down), each pixel the rounded mean of 2x2 pixels.
+    mutating func halve(_ source: GrayImage, into target: inout GrayImage) {
+        let tw = source.width / 2, th = source.height / 2
+        target.reshape(width: tw, height: th)
+        let sw = source.width
+        source.pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in 0 ..< th {
+                    let a = 2 * y * sw, b = a + sw, o = y * tw
+                    for x in 0 ..< tw {
+                        let s = UInt16(src[a + 2 * x]) &+ UInt16(src[a + 2 * x + 1]) &+ UInt16(src[b + 2 * x]) &+ UInt16(src[b + 2 * x + 1])
+                        dst[o + x] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bilinear resize of `source` to `width x height` (meant for shrinking by 1x–2x).
+    mutating func resize(_ source: GrayImage, width tw: Int, height th: Int, into target: inout GrayImage) {
+        let sw = source.width, sh = source.height
+        target.reshape(width: tw, height: th)
+        guard sw > 0, sh > 0, tw > 0, th > 0 else { return }
+        if tableKey != (sw, tw) {
+            tableKey = (sw, tw)
+            xIndex = [Int32](repeating: 0, count: tw)
+            xWeight = [Int32](repeating: 0, count: tw)
+            let r = Float(sw) / Float(tw)
+            for x in 0 ..< tw {
+                let u = min(max((Float(x) + 0.5) * r - 0.5, 0), Float(sw - 1))
+                var i = Int(u)
+                if i >= sw - 1 { i = max(sw - 2, 0) }
+                xIndex[x] = Int32(i)
+                xWeight[x] = Int32(((u - Float(i)) * 256).rounded())
+            }
+        }
+        if rowBuffer.count < sw + 1 { rowBuffer = [UInt16](repeating: 0, count: sw + 1) }
+        let ry = Float(sh) / Float(th)
+        let single = sw == 1
+        source.pixels.withUnsafeBufferPointer { src in
+        target.pixels.withUnsafeMutableBufferPointer { dst in
+        rowBuffer.withUnsafeMutableBufferPointer { row in
+        xIndex.withUnsafeBufferPointer { xi in
+        xWeight.withUnsafeBufferPointer { xw in
+            for y in 0 ..< th {
+                let v = min(max((Float(y) + 0.5) * ry - 0.5, 0), Float(sh - 1))
+                var j = Int(v)
+                if j >= sh - 1 { j = max(sh - 2, 0) }
+                let fy = UInt16(((v - Float(j)) * 256).rounded())
+                let gy = 256 - fy
+                let a = j * sw, b = min(j + 1, sh - 1) * sw
+                for x in 0 ..< sw { row[x] = UInt16(src[a + x]) &* gy &+ UInt16(src[b + x]) &* fy }
+                row[sw] = row[sw - 1]
+                let o = y * tw
+                for x in 0 ..< tw {
+                    let i = Int(xi[x]), f = xw[x]
+                    let p0 = Int32(row[i]), p1 = Int32(row[single ? i : i + 1])
+                    dst[o + x] = UInt8(truncatingIfNeeded: (p0 * (256 - f) + p1 * f + 32768) >> 16)
+                }
+            }
+        }}}}}
+    }
+}
