@@ -21,6 +21,7 @@ let package = Package(
     targets: [
         // C adapters: each wraps one system library behind a small longjmp-free, non-variadic surface.
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
 
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
@@ -31,12 +32,13 @@ let package = Package(
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
 
         // Composition.
         .executableTarget(
             name: "LorgnetteCLI",
             dependencies: [
-                "Imaging", "Media", "JPEGCodec",
+                "Imaging", "Media", "JPEGCodec", "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
