@@ -13,8 +13,18 @@ enum Interrupt {
 
     /// Installs the handler. Call once, before the loop that checks `requested`.
     static func install() {
-        signal(SIGINT, interruptHandler)
-        signal(SIGTERM, interruptHandler)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = interruptHandler
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        // A parent (a test runner, a supervisor) may have started us with these signals blocked.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// True once a SIGINT or SIGTERM has arrived.
