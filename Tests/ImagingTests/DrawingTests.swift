@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import Testing
 
@@ -68,7 +69,7 @@ import Testing
         let star: [SIMD2<Float>] = (0 ..< 10).map { i in
             let r: Float = i % 2 == 0 ? 40 : 17
             let t = Float(i) * Float.pi / 5
-            return SIMD2(60 + r * _sin(t), 55 - r * _cos(t))
+            return SIMD2(60 + r * sin(t), 55 - r * cos(t))
         }
         var shoelace: Float = 0
         for i in 0 ..< star.count {
@@ -100,7 +101,7 @@ import Testing
         // a pentagram is simpler — its centre is inside for non-zero and outside for even-odd.
         let pts: [SIMD2<Float>] = (0 ..< 5).map { i in
             let t = Float(i * 2) * 2 * Float.pi / 5
-            return SIMD2(50 + 40 * _sin(t), 50 - 40 * _cos(t))
+            return SIMD2(50 + 40 * sin(t), 50 - 40 * cos(t))
         }
         var nz = RGBImage(width: 100, height: 100), eo = RGBImage(width: 100, height: 100)
         nz.fillPolygon(pts, color: .white, rule: .nonZero)
