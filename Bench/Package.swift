@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// Lorgnette's benchmark suite: its own package, so the engine's build and tests never pay for the
+// benchmark framework. Run from this folder: `swift package benchmark` (see README.md).
+import PackageDescription
+
+let package = Package(
+    name: "LorgnetteBench",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(name: "Lorgnette", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LorgnetteEngine", package: "Lorgnette"),
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)
