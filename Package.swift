@@ -14,6 +14,8 @@ let package = Package(
     name: "Lorgnette",
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
+        // What Bench/ (a separate package) links against.
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
