@@ -30,4 +30,36 @@ extension GrayImage {
     /// `sample(x:y:)` at a point.
     @inlinable
     public func sample(_ p: SIMD2<Float>) -> Float { sample(x: p.x, y: p.y) }
+
+    /// `sample(x:y:)` at every point of `points`, written to `values` (resized to match).
+    /// The batch form for shape-indexed features: one pointer set-up for the whole set.
+    public func sample(_ points: [SIMD2<Float>], into values: inout [Float]) {
+        if values.count != points.count { values = [Float](repeating: 0, count: points.count) }
+        let w = width, h = height
+        if w == 0 || h == 0 {
+            for i in values.indices { values[i] = 0 }
+            return
+        }
+        let maxX = Float(w - 1), maxY = Float(h - 1)
+        pixels.withUnsafeBufferPointer { p in
+            points.withUnsafeBufferPointer { pts in
+                values.withUnsafeMutableBufferPointer { out in
+                    for k in 0 ..< pts.count {
+                        var fx = pts[k].x, fy = pts[k].y
+                        if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
+                        if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
+                        let x0 = Int(fx), y0 = Int(fy)
+                        let ax = fx - Float(x0), ay = fy - Float(y0)
+                        let dx = x0 < w - 1 ? 1 : 0, dy = y0 < h - 1 ? w : 0
+                        let i = y0 * w + x0
+                        let p00 = Float(p[i]), p01 = Float(p[i + dx])
+                        let p10 = Float(p[i + dy]), p11 = Float(p[i + dy + dx])
+                        let top = p00 + (p01 - p00) * ax
+                        let bottom = p10 + (p11 - p10) * ax
+                        out[k] = top + (bottom - top) * ay
+                    }
+                }
+            }
+        }
+    }
 }

@@ -7,6 +7,7 @@
 /// Points map between level 0 and a level with the pixel-centre convention:
 /// p_level = (p0 + 0.5) * scale - 0.5.
 public struct ImagePyramid: Sendable {
+    /// One resolution of the pyramid: the image and how its pixel frame relates to level 0's.
     public struct Level: Sendable {
         public let image: GrayImage
         /// Index of the level (0 = full resolution).

@@ -124,5 +124,13 @@ import Testing
         #expect(g.sample(x: .nan, y: .infinity) == 50)
         #expect(g.sample(SIMD2(1, 1)) == 150)
         #expect(GrayImage(width: 0, height: 0).sample(x: 0, y: 0) == 0)
+        var rng = TestRandom(seed: 2)
+        let big = GrayImage(width: 33, height: 21, pixels: rng.bytes(33 * 21))
+        let pts: [SIMD2<Float>] = (0 ..< 500).map { _ in
+            SIMD2(Float(rng.next() % 4000) / 100 - 3, Float(rng.next() % 3000) / 100 - 3)
+        }
+        var values: [Float] = []
+        big.sample(pts, into: &values)
+        #expect(values == pts.map { big.sample($0) })
     }
 }
