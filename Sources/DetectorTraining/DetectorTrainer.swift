@@ -28,6 +28,8 @@ public struct TrainingProgress: Sendable {
     public var stage: String
     public var done: Int
     public var total: Int
+    /// Fraction of the whole training run done so far (0...1), for a progress bar with ETA.
+    public var overall: Double
 }
 
 /// What training measured, for the model's provenance and the CLI's summary.
@@ -62,8 +64,21 @@ public final class DetectorTrainer {
         self.pyramid = HOGPyramid(levelsPerOctave: options.window.levelsPerOctave)
     }
 
+    /// Work units of a run, for `TrainingProgress.overall`: one per face and pass (positives,
+    /// each mining round, calibration) plus an SVM fit counted as a third of a pass.
+    private var unitsDone = 0.0
+    private var unitsTotal = 1.0
+
+    private func advance(_ stage: String, _ done: Int, _ total: Int, units: Double) {
+        unitsDone += units
+        progress(TrainingProgress(stage: stage, done: done, total: total, overall: min(unitsDone / unitsTotal, 1)))
+    }
+
     public func train(_ faces: [DetectorTrainingFace]) -> (model: HOGFaceDetectorModel, report: DetectorTrainingReport) {
         precondition(!faces.isEmpty, "no training faces")
+        unitsDone = 0
+        let fits = Double(options.miningRounds + 1)
+        unitsTotal = Double(faces.count) * (1.0 + Double(options.miningRounds) + 0.5 + fits / 3)
         var report = DetectorTrainingReport()
         let window = options.window
         var rng = SplitMix64(seed: options.seed)
@@ -80,7 +95,7 @@ public final class DetectorTrainer {
                 }
                 negatives.append(contentsOf: randomNegatives(variant, count: options.randomNegativesPerImage, rng: &rng))
             }
-            progress(TrainingProgress(stage: "positives", done: i + 1, total: faces.count))
+            advance("positives", i + 1, faces.count, units: 1)
         }
         var model = fit(positives: positives, negatives: negatives, round: 0, report: &report)
 
@@ -95,7 +110,7 @@ public final class DetectorTrainer {
                     added += hard.count / d
                     if positiveScore < 0 { missed += 1 }
                 }
-                progress(TrainingProgress(stage: "mining round \(round)", done: i + 1, total: faces.count))
+                advance("mining round \(round)", i + 1, faces.count, units: 1)
             }
             report.roundsLog.append("round \(round): \(added) hard negatives, \(missed) of \(2 * faces.count) positives scored < 0 before retraining")
             if negatives.count / d > options.maxNegatives {
@@ -108,7 +123,7 @@ public final class DetectorTrainer {
 
         // Threshold calibration on the training faces (not mirrored).
         let calibration = DetectorEvaluation.run(HOGFaceDetector(model: model), on: faces, threshold: -3) { done, total in
-            self.progress(TrainingProgress(stage: "calibration", done: done, total: total))
+            self.advance("calibration", done, total, units: 0.5)
         }
         let threshold = calibration.threshold(forRecall: options.targetRecall)
         let atThreshold = calibration.summary(threshold: threshold)
@@ -259,14 +274,14 @@ public final class DetectorTrainer {
     private func fit(positives: [Float], negatives: [Float], round: Int, report: inout DetectorTrainingReport) -> HOGFaceDetectorModel {
         let d = dimensions
         let np = positives.count / d, nn = negatives.count / d
-        progress(TrainingProgress(stage: "svm round \(round) (\(np) pos, \(nn) neg)", done: 0, total: 1))
+        advance("svm round \(round) (\(np) pos, \(nn) neg)", 0, 1, units: 0)
         let labels = [Float](repeating: 1, count: np) + [Float](repeating: -1, count: nn)
         let svm = LinearSVM(costPositive: options.cost, costNegative: options.cost)
         let solution = svm.train(samples: positives + negatives, labels: labels, dimensions: d, seed: options.seed &+ UInt64(round))
         var weights = solution.weights
         for c in 0 ..< options.window.cells * options.window.cells { weights[c * HOGFeatureMap.stride + HOGFeatureMap.dimensions] = 0 }
         report.roundsLog.append("svm round \(round): \(np) positives, \(nn) negatives, \(solution.epochs) epochs")
-        progress(TrainingProgress(stage: "svm round \(round) (\(np) pos, \(nn) neg)", done: 1, total: 1))
+        self.advance("svm round \(round) (\(np) pos, \(nn) neg)", 1, 1, units: Double(positives.count / d / 4) / 3)
         let filter = LinearWindowFilter(cellsX: options.window.cells, cellsY: options.window.cells, weights: weights, bias: solution.bias)
         return HOGFaceDetectorModel(window: options.window, filters: [filter], threshold: 0)
     }

@@ -1,0 +1,58 @@
+import FaceDetection
+import Imaging
+import Testing
+
+@Suite struct DetectorPartsTests {
+    @Test func scoreMapMatchesWindowScores() {
+        var img = GrayImage(width: 120, height: 104)
+        for y in 0 ..< 104 { for x in 0 ..< 120 { img[x, y] = UInt8((x * 7 + y * 13 + (x * y) % 31) & 255) } }
+        let map = HOGExtractor().compute(img)
+        var weights = [Float](repeating: 0, count: 4 * 3 * HOGFeatureMap.stride)
+        for i in weights.indices where i % HOGFeatureMap.stride != 31 { weights[i] = Float((i * 37) % 11) / 10 - 0.5 }
+        let filter = LinearWindowFilter(cellsX: 4, cellsY: 3, weights: weights, bias: 0.25)
+        var scores: [Float] = []
+        let size = filter.scoreMap(map, into: &scores)
+        #expect(size.width == map.cellsX - 3 && size.height == map.cellsY - 2)
+        for y in 0 ..< size.height {
+            for x in 0 ..< size.width {
+                let direct = filter.score(window: map.window(x: x, y: y, width: 4, height: 3))
+                #expect(abs(direct - scores[y * size.width + x]) < 1e-3)
+            }
+        }
+    }
+
+    @Test func windowBoxGeometry() {
+        let w = DetectorWindow()
+        // Level pixel edge 8 (cell 1) is input edge 8 at scale 1, i.e. pixel-centre coordinate 7.5.
+        let b = w.faceBox(cellX: 0, cellY: 0, scaleX: 1, scaleY: 1)
+        #expect(b.x == 7.5 && b.y == 7.5 && b.width == 64 && b.height == 64)
+        let half = w.faceBox(cellX: 2, cellY: 1, scaleX: 0.5, scaleY: 0.5)
+        #expect(half.x == 47.5 && half.y == 31.5 && half.width == 128)
+        let whole = w.windowBox(cellX: 0, cellY: 0, scaleX: 1, scaleY: 1)
+        #expect(whole.width == 80 && whole.x == -0.5)
+    }
+
+    @Test func nmsKeepsBestAndDropsOverlapsAndNested() {
+        let boxes = [
+            FaceBox(x: 0, y: 0, width: 100, height: 100, score: 1),
+            FaceBox(x: 5, y: 5, width: 100, height: 100, score: 2),        // overlaps the first
+            FaceBox(x: 30, y: 30, width: 40, height: 40, score: 0.5),     // nested in the best
+            FaceBox(x: 300, y: 0, width: 80, height: 80, score: 0.1),     // separate
+        ]
+        let kept = nonMaximumSuppression(boxes)
+        #expect(kept.map(\.score) == [2, 0.1])
+    }
+
+    @Test func pyramidLevelsShrinkByTheStep() {
+        let pyramid = HOGPyramid(levelsPerOctave: 4)
+        var sizes: [(Int, Int, Float)] = []
+        pyramid.forEachLevel(of: GrayImage(width: 640, height: 480, fill: 9), minCellsX: 10, minCellsY: 10) { level in
+            sizes.append((level.features.cellsX, level.features.cellsY, level.scaleX))
+            return true
+        }
+        #expect(sizes.first!.0 == 80 && sizes.first!.1 == 60)
+        // Levels down to a 10-cell-high map: 480 · 2^(-k/4) >= 80 for k <= 10.
+        #expect(sizes.count == 11)
+        for k in 1 ..< sizes.count { #expect(abs(sizes[k].2 / sizes[k - 1].2 - 0.8409) < 0.01) }
+    }
+}
