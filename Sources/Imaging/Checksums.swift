@@ -1,6 +1,9 @@
+// Internal: the ModelFormat module has its own public CRC32, and two public types of one name
+// would make every file importing both modules ambiguous.
+
 /// CRC-32 as used by PNG, zlib's gzip and Ethernet (ISO-HDLC: reflected polynomial 0xEDB88320,
 /// initial value and final XOR 0xFFFFFFFF). `CRC32.checksum(Array("123456789".utf8))` is 0xCBF43926.
-public struct CRC32: Sendable {
+struct CRC32: Sendable {
     static let table: [UInt32] = (0 ..< 256).map { n -> UInt32 in
         var c = UInt32(n)
         for _ in 0 ..< 8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
@@ -9,10 +12,10 @@ public struct CRC32: Sendable {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    public init() {}
+    init() {}
 
     /// Feeds more bytes; the checksum of a concatenation is the same however it is split.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
+    mutating func update(_ bytes: some Collection<UInt8>) {
         var c = state
         CRC32.table.withUnsafeBufferPointer { t in
             for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
@@ -20,9 +23,9 @@ public struct CRC32: Sendable {
         state = c
     }
 
-    public var value: UInt32 { state ^ 0xFFFF_FFFF }
+    var value: UInt32 { state ^ 0xFFFF_FFFF }
 
-    public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+    static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value
@@ -31,13 +34,13 @@ public struct CRC32: Sendable {
 
 /// Adler-32 (RFC 1950), the checksum that ends a zlib stream. `Adler32.checksum(Array("Wikipedia".utf8))`
 /// is 0x11E60398.
-public struct Adler32: Sendable {
+struct Adler32: Sendable {
     private var a: UInt32 = 1
     private var b: UInt32 = 0
 
-    public init() {}
+    init() {}
 
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         var a = self.a, b = self.b
         var i = 0
         let n = bytes.count
@@ -50,9 +53,9 @@ public struct Adler32: Sendable {
         self.a = a; self.b = b
     }
 
-    public var value: UInt32 { (b << 16) | a }
+    var value: UInt32 { (b << 16) | a }
 
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
         var s = Adler32()
         bytes.withUnsafeBufferPointer { s.update($0) }
         return s.value

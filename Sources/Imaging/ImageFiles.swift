@@ -5,19 +5,23 @@ import Foundation
 #endif
 
 /// Reading and writing debug images on disk. The format follows the file extension:
-/// `.png` (written only), `.pgm` / `.ppm` / `.pnm` (read and written).
+/// `.png` (written only), `.pgm` / `.ppm` / `.pnm` (read and written). Every failure (unknown
+/// extension, empty image, I/O error, malformed file) throws `ImageFileError` with the path.
 public enum ImageFiles {
     public static func write(_ image: GrayImage, to path: String) throws {
+        try checkNotEmpty(image.width, image.height, path)
         try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
     }
 
     public static func write(_ image: RGBImage, to path: String) throws {
+        try checkNotEmpty(image.width, image.height, path)
         try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
     }
 
     /// RGBA goes only to PNG (Netpbm has no alpha in P5/P6).
     public static func write(_ image: RGBAImage, to path: String) throws {
         guard path.lowercased().hasSuffix(".png") else { throw ImageFileError("\(path): RGBA images can only be written as .png") }
+        try checkNotEmpty(image.width, image.height, path)
         try write(PNGEncoder.encode(image), to: path)
     }
 
@@ -28,6 +32,10 @@ public enum ImageFiles {
             throw ImageFileError("\(path): cannot read (\(error))")
         }
         do { return try NetPBM.decode([UInt8](data)) } catch { throw ImageFileError("\(path): \(error.description)") }
+    }
+
+    private static func checkNotEmpty(_ w: Int, _ h: Int, _ path: String) throws {
+        if w == 0 || h == 0 { throw ImageFileError("\(path): cannot write an empty \(w)x\(h) image") }
     }
 
     private static func bytes(for path: String, png: () -> [UInt8], pnm: () -> [UInt8]) throws -> [UInt8] {

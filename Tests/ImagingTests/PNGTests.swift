@@ -3,16 +3,37 @@ import Imaging
 import Testing
 
 @Suite struct PNGTests {
-    @Test func crc32AndAdler32KnownValues() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum([UInt8]()) == 0)
-        #expect(Adler32.checksum(Array("Wikipedia".utf8)) == 0x11E6_0398)
-        #expect(Adler32.checksum([]) == 1)
-        // Long input crosses the 5552-byte modulo boundary.
-        let big = [UInt8](repeating: 255, count: 100_000)
+    /// Bitwise reference CRC-32 (ISO-HDLC), independent of the encoder's table version.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0 ..< 8 { c = c & 1 != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+        }
+        return ~c
+    }
+
+    static func adler32(_ bytes: [UInt8]) -> UInt32 {
         var a: UInt64 = 1, b: UInt64 = 0
-        for v in big { a = (a + UInt64(v)) % 65521; b = (b + a) % 65521 }
-        #expect(Adler32.checksum(big) == UInt32(b << 16 | a))
+        for v in bytes { a = (a + UInt64(v)) % 65521; b = (b + a) % 65521 }
+        return UInt32(b << 16 | a)
+    }
+
+    @Test func referenceChecksumsAndZlibTrailer() {
+        #expect(Self.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Self.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        // IEND's CRC is the same in every PNG.
+        let png = PNGEncoder.encode(GrayImage(width: 1, height: 1))
+        #expect(Array(png.suffix(4)) == [0xAE, 0x42, 0x60, 0x82])
+        // The zlib stream ends with the big-endian Adler-32 of the input; long inputs cross the
+        // 5552-byte modulo boundary.
+        var rng = TestRandom(seed: 8)
+        for input in [[UInt8](), Array("Wikipedia".utf8), [UInt8](repeating: 255, count: 100_000), rng.bytes(30_000)] {
+            let z = Zlib.compress(input)
+            #expect(z[0] == 0x78 && (Int(z[0]) << 8 | Int(z[1])) % 31 == 0)
+            let trailer = z.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            #expect(trailer == Self.adler32(input))
+        }
     }
 
     /// Walks the chunks of a PNG, checking each CRC; returns the chunk types in order.
@@ -25,7 +46,7 @@ import Testing
             let typeAndData = Array(png[i + 4 ..< i + 8 + len])
             let stored = UInt32(png[i + 8 + len]) << 24 | UInt32(png[i + 9 + len]) << 16
                 | UInt32(png[i + 10 + len]) << 8 | UInt32(png[i + 11 + len])
-            guard CRC32.checksum(typeAndData) == stored else { return nil }
+            guard Self.crc32(typeAndData) == stored else { return nil }
             types.append(String(decoding: typeAndData[0 ..< 4], as: UTF8.self))
             i += 12 + len
         }
@@ -93,5 +114,10 @@ import Testing
         #expect(throws: ImageFileError.self) { try ImageFiles.write(gray, to: dir + "/x.bmp") }
         #expect(throws: ImageFileError.self) { try ImageFiles.write(rgba, to: dir + "/x.ppm") }
         #expect(throws: ImageFileError.self) { try ImageFiles.readNetPBM(dir + "/missing.pgm") }
+        #expect(throws: ImageFileError.self) { try ImageFiles.write(GrayImage(width: 0, height: 4), to: dir + "/e.png") }
+        try ImageFiles.write(rgb, to: dir + "/d.ppm")
+        #expect(try ImageFiles.readNetPBM(dir + "/d.ppm") == .rgb(rgb))
+        try Data("P6 2 2 255\n123".utf8).write(to: URL(fileURLWithPath: dir + "/bad.ppm"))
+        #expect(throws: ImageFileError.self) { try ImageFiles.readNetPBM(dir + "/bad.ppm") }
     }
 }
