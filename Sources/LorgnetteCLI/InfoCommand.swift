@@ -121,8 +121,8 @@ struct InfoCommand: ParsableCommand {
         switch source {
         case is AVIFileSource: return "AVI header"
         case is MJPEGStreamSource:
-            return FrameTimeSidecar.lookUp(videoPath: file) != nil ? "videos.json sidecar" : "assumed (raw MJPEG has no timing)"
-        default: return "assumed (images have no timing)"
+            return FrameTimeSidecar.lookUp(videoPath: file) != nil ? "videos.json sidecar" : "assumed: raw MJPEG has no timing"
+        default: return "assumed: images have no timing"
         }
     }
 
@@ -137,7 +137,16 @@ struct InfoCommand: ParsableCommand {
         row("container", r.container)
         row("codec", r.codec)
         row("frames", "\(r.frames)")
-        if let w = r.width, let h = r.height { row("size", "\(w)x\(h)" + (r.otherSizes.isEmpty ? "" : " (also \(r.otherSizes.joined(separator: ", ")))")) }
+        if let w = r.width, let h = r.height {
+            var also = ""
+            if r.otherSizes.count > 4 {
+                let frames = r.otherSizes.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+                also = " (and \(r.otherSizes.count) other sizes in \(frames) frames)"
+            } else if !r.otherSizes.isEmpty {
+                also = " (also \(r.otherSizes.joined(separator: ", ")))"
+            }
+            row("size", "\(w)x\(h)" + also)
+        }
         if let fps = r.fps { row("fps", "\(formatRate(fps)) (\(r.fpsSource))") }
         if let d = r.durationSeconds { row("duration", String(format: "%.3f s", d)) }
         if let b = r.bytes { row("bytes", "\(b) (\(formatBytes(b)))") }

@@ -76,7 +76,7 @@ public final class AVIFileSink: FrameSink {
         } else if header.width != width || header.height != height {
             throw MediaError.invalidFrame(
                 path: path,
-                reason: "frame \(framesWritten) is \(header.width)x\(header.height), the stream is \(width ?? 0)x\(height ?? 0)")
+                reason: "frame \(framesWritten) is \(header.width)x\(header.height), the stream is \(width ?? 0)x\(height ?? 0) (all frames of an AVI must have one size)")
         }
         let chunkBytes = 8 + frame.count + (frame.count & 1)
         guard frame.count < Int(UInt32.max >> 1) else {
