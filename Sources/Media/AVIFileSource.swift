@@ -264,8 +264,8 @@ public final class AVIFileSource: FrameSource {
                 let count = Int(b.u32LE(at: body + 4))
                 if type == AVILayout.indexOfIndexes, longsPerEntry == 4 {
                     var q = body + 24
-                    for _ in 0..<count where q + 16 <= end {
-                        candidate.superIndex.append((Int(b.u64LE(at: q)), Int(b.u32LE(at: q + 8))))
+                    for _ in 0..<min(count, max(0, end - q) / 16) {
+                        candidate.superIndex.append((Int(clamping: b.u64LE(at: q)), Int(b.u32LE(at: q + 8))))
                         q += 16
                     }
                 }
@@ -289,8 +289,8 @@ public final class AVIFileSource: FrameSource {
             }
             let longs = Int(ix.u16LE(at: 8))
             let count = Int(ix.u32LE(at: 12))
-            let base = Int(ix.u64LE(at: 20))
-            guard longs == 2, ix[11] == AVILayout.indexOfChunks else {
+            let base = Int(clamping: ix.u64LE(at: 20))
+            guard longs == 2, ix[11] == AVILayout.indexOfChunks, base < file.size else {
                 log.add("OpenDML index at offset \(entry.offset) has an unsupported layout; ignored")
                 continue
             }

@@ -124,4 +124,38 @@ struct ConvertCommandTests {
             #expect(try CLIMedia.ffmpegDecodes(output))
         }
     }
+
+    @Test("a convert killed with SIGKILL leaves an AVI that ffprobe and the reader play up to the last frame")
+    func killedConvertStillPlays() throws {
+        let dir = try CLIMedia.temporaryDirectory()
+        let frame = try CLIMedia.frame(1, width: 1280, height: 720, quality: 90)
+        FileManager.default.createFile(atPath: dir + "/long.mjpeg", contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/long.mjpeg"))
+        for _ in 0..<600 { handle.write(Data(frame)) }
+        try handle.close()
+        let output = dir + "/killed.avi"
+        let running = try CLI.start(["convert", dir + "/long.mjpeg", output, "--quality", "90"])
+        let deadline = Date().addingTimeInterval(60)
+        while running.process.isRunning, Date() < deadline {
+            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.intValue ?? 0
+            if size > 8 * frame.count { break }
+            usleep(10_000)
+        }
+        let killedWhileRunning = running.process.isRunning
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = try CLI.finish(running, timeout: 30)
+        let source = try AVIFileSource(path: output)
+        var count = 0
+        while try source.nextFrame() != nil { count += 1 }
+        #expect(count > 0)
+        if killedWhileRunning {
+            #expect(count < 600)
+            #expect(source.indexSource == "scan")
+        }
+        if let probe = try CLIMedia.probe(output) {
+            // A kill in the middle of a frame's write leaves a partial chunk: ffprobe counts it as a
+            // (corrupt) packet, the reader drops it.
+            #expect(probe.packets == count || probe.packets == count + 1, "ffprobe \(probe.packets), reader \(count)")
+        }
+    }
 }
