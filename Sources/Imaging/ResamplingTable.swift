@@ -64,15 +64,21 @@ struct ResamplingTable: Sendable {
                 let overlap = min(b, Double(j + 1)) - max(a, Double(j))
                 raw.append(max(0, overlap) / ratio)
             }
-            // Quantise, drop zero taps at both ends, then put the rounding residue on the
-            // largest tap so the weights sum to exactly `one`.
-            var q = raw.map { Int32(($0 * Double(one)).rounded()) }
+            // Quantise by largest remainders (floor every weight, then give the missing units to
+            // the taps with the largest fractional parts) so the weights sum to exactly `one`
+            // with no tap off by more than one unit, whatever the ratio. Then drop zero taps at
+            // both ends.
+            let scaled = raw.map { $0 * Double(one) }
+            var q = scaled.map { Int32($0.rounded(.down)) }
+            let missing = Int(one - q.reduce(0, +))
+            if missing > 0 {
+                let order = q.indices.sorted { (scaled[$0] - Double(q[$0])) > (scaled[$1] - Double(q[$1])) }
+                for k in 0 ..< missing { q[order[k % order.count]] += 1 }
+            }
             var lo = 0, hi = q.count - 1
             while lo < hi && q[lo] == 0 { lo += 1 }
             while hi > lo && q[hi] == 0 { hi -= 1 }
             q = Array(q[lo ... hi])
-            let residue = one - q.reduce(0, +)
-            if residue != 0, let k = q.indices.max(by: { q[$0] < q[$1] }) { q[k] += residue }
             t.first.append(Int32(j0 + lo)); t.offset.append(Int32(t.weights.count)); t.count.append(Int32(q.count))
             t.weights.append(contentsOf: q)
             t.maxTaps = max(t.maxTaps, q.count)

@@ -55,6 +55,19 @@ import Testing
         let w: [Double] = [1, 1, 0.5]
         for y in 0 ..< 3 { for x in 0 ..< 3 { acc += w[x] * w[y] * Double(g[x, y]) } }
         #expect(abs(Double(h[0, 0]) - acc / 6.25) <= 0.75)
+        // Extreme shrink: every output pixel is the mean of its 1000/7 source pixels.
+        let wide = GrayImage(width: 1000, height: 1, pixels: rng.bytes(1000))
+        let seven = wide.resized(width: 7, height: 1, method: .area)
+        for x in 0 ..< 7 {
+            let a = Double(x) * 1000 / 7, b = Double(x + 1) * 1000 / 7
+            var sum = 0.0
+            for j in Int(a) ..< min(1000, Int(b.rounded(.up))) {
+                sum += max(0, min(b, Double(j + 1)) - max(a, Double(j))) * Double(wide[j, 0])
+            }
+            #expect(abs(Double(seven[x, 0]) - sum / (b - a)) <= 1, "x=\(x)")
+        }
+        let one = wide.resized(width: 1, height: 1, method: .area)
+        #expect(abs(Double(one[0, 0]) - Double(wide.pixels.reduce(0) { $0 + Int($1) }) / 1000) <= 1)
     }
 
     @Test func bilinearUpsampleOfRampIsLinearWithPixelCentrePhase() {
