@@ -53,35 +53,45 @@ struct ResamplingTable: Sendable {
     /// degenerates to nearest-neighbour with blended seams.
     static func area(source: Int, target: Int) -> ResamplingTable {
         var t = ResamplingTable(first: [], offset: [], count: [], weights: [], maxTaps: 0)
+        t.first.reserveCapacity(target); t.offset.reserveCapacity(target); t.count.reserveCapacity(target)
         let ratio = Double(source) / Double(target)
-        var raw: [Double] = []
+        t.weights.reserveCapacity(target * (Int(ratio.rounded(.up)) + 1))
+        // Scratch reused for every output: exact scaled weights and their quantised values.
+        var scaled: [Double] = [], q: [Int32] = []
         for i in 0 ..< target {
             let a = Double(i) * ratio, b = Double(i + 1) * ratio
             var j0 = Int(a.rounded(.down)), j1 = Int(b.rounded(.up)) - 1
             j0 = min(max(j0, 0), source - 1); j1 = min(max(j1, j0), source - 1)
-            raw.removeAll(keepingCapacity: true)
+            scaled.removeAll(keepingCapacity: true); q.removeAll(keepingCapacity: true)
+            var sum: Int32 = 0
             for j in j0 ... j1 {
                 let overlap = min(b, Double(j + 1)) - max(a, Double(j))
-                raw.append(max(0, overlap) / ratio)
+                let v = max(0, overlap) / ratio * Double(one)
+                scaled.append(v)
+                let f = Int32(v.rounded(.down))
+                q.append(f)
+                sum += f
             }
-            // Quantise by largest remainders (floor every weight, then give the missing units to
-            // the taps with the largest fractional parts) so the weights sum to exactly `one`
-            // with no tap off by more than one unit, whatever the ratio. Then drop zero taps at
-            // both ends.
-            let scaled = raw.map { $0 * Double(one) }
-            var q = scaled.map { Int32($0.rounded(.down)) }
-            let missing = Int(one - q.reduce(0, +))
-            if missing > 0 {
-                let order = q.indices.sorted { (scaled[$0] - Double(q[$0])) > (scaled[$1] - Double(q[$1])) }
-                for k in 0 ..< missing { q[order[k % order.count]] += 1 }
+            // Quantise by largest remainders: every weight is floored, then the missing units go
+            // one each to the taps with the largest fractional parts, so the weights sum to
+            // exactly `one` and no tap is off by a whole unit, whatever the ratio.
+            var missing = Int(one - sum)
+            while missing > 0 {
+                var best = 0, bestFraction = -1.0
+                for k in 0 ..< q.count {
+                    let fraction = scaled[k] - Double(q[k])
+                    if fraction > bestFraction { best = k; bestFraction = fraction }
+                }
+                q[best] += 1
+                missing -= 1
             }
+            // Zero taps at either end (slivers below one unit) are dropped.
             var lo = 0, hi = q.count - 1
             while lo < hi && q[lo] == 0 { lo += 1 }
             while hi > lo && q[hi] == 0 { hi -= 1 }
-            q = Array(q[lo ... hi])
-            t.first.append(Int32(j0 + lo)); t.offset.append(Int32(t.weights.count)); t.count.append(Int32(q.count))
-            t.weights.append(contentsOf: q)
-            t.maxTaps = max(t.maxTaps, q.count)
+            t.first.append(Int32(j0 + lo)); t.offset.append(Int32(t.weights.count)); t.count.append(Int32(hi - lo + 1))
+            t.weights.append(contentsOf: q[lo ... hi])
+            t.maxTaps = max(t.maxTaps, hi - lo + 1)
         }
         return t
     }
