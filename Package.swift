@@ -23,17 +23,21 @@ let package = Package(
     targets: [
         // C adapters: each wraps one system library behind a small longjmp-free, non-variadic surface.
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CBLAS", linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("lapacke")]),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
 
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
         .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
         .target(name: "ModelFormat", swiftSettings: optimized),
+        .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
+        .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
 
         // Composition.
@@ -41,6 +45,7 @@ let package = Package(
             name: "LorgnetteCLI",
             dependencies: [
                 "Imaging", "Media", "JPEGCodec", "Capture",
+                "FaceData", "FaceDetection", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -50,6 +55,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
+        .testTarget(name: "LandmarksTests", dependencies: ["Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],

@@ -1,0 +1,31 @@
+import Landmarks
+
+/// Everything that decides what `LandmarkTrainer` produces. Same options + same faces = same model.
+public struct LandmarkTrainingOptions: Sendable {
+    /// Seed of the perturbation generator.
+    public var seed: UInt64 = 1
+    /// Perturbed initialisations per face (and per mirrored face).
+    public var perturbations: Int = 10
+    /// Also train on the left/right mirror of every face (with the 68-point index remap).
+    public var mirror: Bool = true
+    /// Grid stride of each stage in reference units: coarse (large patches) to fine.
+    public var strides: [Float] = [3.0, 2.2, 1.6, 1.2, 1.0]
+    public var descriptor = DescriptorSpec()
+    /// Side of the canonical face box in the reference frame.
+    public var referenceSide: Float = 96
+    /// Box jitter of the perturbed initialisations, as fractions of the box side (uniform ±).
+    public var centreJitter: Float = 0.05
+    public var scaleJitter: Float = 0.08
+    /// Ridge strengths tried, as multiples of the Gram matrix's mean diagonal; chosen per stage on a
+    /// held-out fold of the *training* faces.
+    public var ridgeCandidates: [Float] = [0.01, 0.03, 0.1, 0.3, 1, 3, 10]
+    /// Fraction of training faces in the ridge-selection fold.
+    public var ridgeFoldPercent = 20
+    /// Reduced-rank regression keeps the fewest output directions holding this share of the fitted
+    /// increments' energy (smaller, faster stages with no loss of accuracy).
+    public var rankEnergy: Float = 0.9995
+    /// Worker threads for descriptor extraction (BLAS threading is set separately).
+    public var threads = 2
+
+    public init() {}
+}

@@ -1,0 +1,36 @@
+import FaceData
+import FaceDetection
+import Foundation
+import Imaging
+import Media
+
+/// Loads annotated faces for training or evaluation from folders in the `FaceDataset` layout,
+/// keeping the dataset's photo-level split (validation = the 10 % the dataset holds out).
+public enum TrainingSet {
+    public struct Loaded {
+        public var faces: [AnnotatedFace]
+        /// Files that could not be read, with the reason.
+        public var failures: [(path: String, reason: String)]
+    }
+
+    /// Reads the `split` of every folder in `directories` (sorted by file name within each), up to
+    /// `limit` faces in total. `progress` receives (done, total).
+    public static func load(directories: [String], split: FaceDataset.Split, limit: Int? = nil,
+                            decoder: JPEGDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws -> Loaded {
+        var entries: [FaceDataset.Entry] = []
+        for d in directories { entries += try FaceDataset(directory: d).entries(split) }
+        if let limit { entries = Array(entries.prefix(max(0, limit))) }
+        var faces: [AnnotatedFace] = []
+        var failures: [(String, String)] = []
+        for (i, e) in entries.enumerated() {
+            do {
+                let f = try FaceDataset.load(e, decoder: decoder)
+                if f.landmarks.count == IBUG68.count { faces.append(f) } else { failures.append((e.pointsPath, "has \(f.landmarks.count) points, expected 68")) }
+            } catch {
+                failures.append((e.imagePath, "\(error)"))
+            }
+            progress(i + 1, entries.count)
+        }
+        return Loaded(faces: faces, failures: failures)
+    }
+}

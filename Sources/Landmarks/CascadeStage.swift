@@ -1,0 +1,70 @@
+/// One stage of the supervised-descent cascade: descriptors at stride `stride` (reference units per
+/// grid sample, so the patch spans `gridSide · stride` units), and a linear map from the feature
+/// vector (all landmarks' descriptors, then a constant 1) to a shape increment in the reference frame.
+///
+/// The map is stored in reduced-rank form `Δ = Bᵀ (Wᵀ x)`: `W` is `featureCount x rank`, the basis
+/// `B` is `rank x (2 · landmarks)` (rows are orthonormal directions of shape change, x then y per point).
+public struct CascadeStage: Sendable {
+    public let stride: Float
+    public let rank: Int
+    public let featureCount: Int
+    /// `featureCount x paddedRank`, zero-padded so the hot loop runs on whole SIMD8 vectors.
+    let paddedWeights: [Float]
+    let paddedRank: Int
+    public let basis: [Float]
+
+    /// - Parameters:
+    ///   - weights: `featureCount x rank`, row-major.
+    ///   - basis: `rank x outputs`, row-major.
+    public init(stride: Float, featureCount: Int, rank: Int, weights: [Float], basis: [Float]) {
+        precondition(weights.count == featureCount * rank, "stage weights are not \(featureCount)x\(rank)")
+        precondition(rank > 0 && basis.count % rank == 0, "stage basis does not have \(rank) rows")
+        self.stride = stride
+        self.featureCount = featureCount
+        self.rank = rank
+        let padded = (rank + 7) / 8 * 8
+        var w = [Float](repeating: 0, count: featureCount * padded)
+        for f in 0..<featureCount { for r in 0..<rank { w[f * padded + r] = weights[f * rank + r] } }
+        paddedWeights = w
+        paddedRank = padded
+        self.basis = basis
+    }
+
+    /// `featureCount x rank`, row-major (as passed to `init`).
+    public var weights: [Float] {
+        var w = [Float](repeating: 0, count: featureCount * rank)
+        for f in 0..<featureCount { for r in 0..<rank { w[f * rank + r] = paddedWeights[f * paddedRank + r] } }
+        return w
+    }
+
+    /// The shape increment (reference frame, x/y interleaved) predicted from `features`.
+    func increment(features: UnsafePointer<Float>, coefficients: UnsafeMutablePointer<Float>, into delta: UnsafeMutablePointer<Float>, outputs: Int) {
+        let pr = paddedRank
+        let blocks = pr / 8
+        for i in 0..<pr { coefficients[i] = 0 }
+        paddedWeights.withUnsafeBufferPointer { wp in
+            let raw = UnsafeRawPointer(wp.baseAddress!)
+            let craw = UnsafeMutableRawPointer(coefficients)
+            let rowBytes = pr * 4
+            // Feature-major: each weight row is read once, contiguously; the coefficients stay in L1.
+            for f in 0..<featureCount {
+                let x = features[f]
+                if x == 0 { continue }
+                let row = f * rowBytes
+                for blk in 0..<blocks {
+                    let off = blk * 32
+                    let acc = craw.loadUnaligned(fromByteOffset: off, as: SIMD8<Float>.self)
+                    craw.storeBytes(of: acc + x * raw.loadUnaligned(fromByteOffset: row + off, as: SIMD8<Float>.self), toByteOffset: off, as: SIMD8<Float>.self)
+                }
+            }
+        }
+        for o in 0..<outputs { delta[o] = 0 }
+        basis.withUnsafeBufferPointer { b in
+            for r in 0..<rank {
+                let c = coefficients[r]
+                let row = r * outputs
+                for o in 0..<outputs { delta[o] += c * b[row + o] }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import ModelFormat
+
+/// Why a landmark model file was refused: the container's own errors (`ModelArchiveError`: magic,
+/// kind, version, truncation, checksum) or a consistency problem in its tensors.
+public struct LandmarkModelError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension LandmarkCascade {
+    /// The `ModelArchive` kind of landmark cascades.
+    public static let archiveKind = "LMRK"
+    /// Layout version written by this build; readers accept `supportedVersions`.
+    public static let archiveVersion = 1
+    public static let supportedVersions = 1...1
+
+    /// Serialises the cascade. Regression weights are stored as `weightEncoding` (float16 by default:
+    /// half the size of float32 with no measurable change in accuracy); shapes and bases as float32.
+    public func archive(weightEncoding: ModelArchive.Encoding = .float16) -> ModelArchive {
+        var meta = metadata
+        meta["landmarks"] = String(landmarkCount)
+        meta["stages"] = String(stages.count)
+        meta["descriptor"] = descriptor.text
+        meta["reference_side"] = String(referenceSide)
+        meta["method"] = "SDM cascade (Xiong & De la Torre 2013) on SIFT-like patch descriptors"
+        var tensors: [String: ModelArchive.Tensor] = [:]
+        tensors["mean_shape"] = .init(shape: [landmarkCount, 2], values: meanShape.flatMap { [$0.x, $0.y] })
+        tensors["box_shape"] = .init(shape: [landmarkCount, 2], values: boxShape.flatMap { [$0.x, $0.y] })
+        for (k, s) in stages.enumerated() {
+            meta["stage.\(k).stride"] = String(s.stride)
+            tensors["stage.\(k).weights"] = .init(shape: [s.featureCount, s.rank], values: s.weights, encoding: weightEncoding)
+            tensors["stage.\(k).basis"] = .init(shape: [s.rank, 2 * landmarkCount], values: s.basis)
+        }
+        return ModelArchive(kind: Self.archiveKind, version: Self.archiveVersion, metadata: meta, tensors: tensors)
+    }
+
+    /// Rebuilds a cascade from a parsed archive, checking every tensor against the declared layout.
+    public init(archive: ModelArchive) throws {
+        let m = archive.metadata
+        guard let n = m["landmarks"].flatMap(Int.init), n > 0 else { throw LandmarkModelError("landmark model: missing or bad 'landmarks' count") }
+        guard let stageCount = m["stages"].flatMap(Int.init), stageCount > 0 else { throw LandmarkModelError("landmark model: missing or bad 'stages' count") }
+        guard let spec = m["descriptor"].flatMap(DescriptorSpec.init(text:)) else { throw LandmarkModelError("landmark model: missing or bad 'descriptor' spec") }
+        guard let side = m["reference_side"].flatMap(Float.init), side > 0, side.isFinite else { throw LandmarkModelError("landmark model: missing or bad 'reference_side'") }
+        func points(_ name: String) throws -> [SIMD2<Float>] {
+            let t = try archive.tensor(name)
+            guard t.shape == [n, 2], t.values.allSatisfy(\.isFinite) else { throw LandmarkModelError("landmark model: tensor '\(name)' is not \(n)x2 finite values") }
+            return (0..<n).map { SIMD2(t.values[2 * $0], t.values[2 * $0 + 1]) }
+        }
+        let mean = try points("mean_shape")
+        let box = try points("box_shape")
+        let featureCount = n * spec.length + 1
+        var stages: [CascadeStage] = []
+        for k in 0..<stageCount {
+            guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride.isFinite else {
+                throw LandmarkModelError("landmark model: stage \(k) lacks a valid stride")
+            }
+            let w = try archive.tensor("stage.\(k).weights")
+            let b = try archive.tensor("stage.\(k).basis")
+            guard w.shape.count == 2, w.shape[0] == featureCount, w.shape[1] > 0, w.shape[1] <= 2 * n else {
+                throw LandmarkModelError("landmark model: stage \(k) weights are \(w.shape), expected [\(featureCount), rank ≤ \(2 * n)]")
+            }
+            guard b.shape == [w.shape[1], 2 * n] else {
+                throw LandmarkModelError("landmark model: stage \(k) basis is \(b.shape), expected [\(w.shape[1]), \(2 * n)]")
+            }
+            guard w.values.allSatisfy(\.isFinite), b.values.allSatisfy(\.isFinite) else {
+                throw LandmarkModelError("landmark model: stage \(k) holds non-finite numbers")
+            }
+            stages.append(CascadeStage(stride: stride, featureCount: featureCount, rank: w.shape[1], weights: w.values, basis: b.values))
+        }
+        self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, metadata: m)
+    }
+
+    /// Parses a model file's bytes (see `init(archive:)`).
+    public init(bytes: [UInt8]) throws {
+        try self.init(archive: ModelArchive(bytes: bytes, expectedKind: Self.archiveKind, supportedVersions: Self.supportedVersions))
+    }
+
+    /// Loads a model file from disk.
+    public init(contentsOf path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LandmarkModelError("cannot read landmark model \(path)")
+        }
+        try self.init(bytes: [UInt8](data))
+    }
+}

@@ -1,0 +1,137 @@
+import FaceDetection
+import Imaging
+
+/// A supervised-descent landmark regressor (Xiong & De la Torre, "Supervised Descent Method", CVPR 2013):
+/// starting from an initial shape, each `CascadeStage` reads patch descriptors around the current
+/// landmarks and adds a linearly regressed increment.
+///
+/// Frames: `meanShape` is the *reference frame*, the mean face scaled so its canonical box is
+/// `referenceSide` units across. At every stage the current shape's least-squares similarity to the
+/// mean shape defines how patches are laid out in the image and how increments map back to pixels,
+/// so the regressors never see the face's scale or roll. `boxShape` is the learned box-to-shape
+/// mapping: the average landmark position in units of the detector's box (`centre + side · q`).
+/// All image coordinates use the pixel-centre convention (top-left pixel centre at (0, 0)).
+public struct LandmarkCascade: LandmarkModel {
+    public let meanShape: [SIMD2<Float>]
+    public let boxShape: [SIMD2<Float>]
+    public let descriptor: DescriptorSpec
+    public let referenceSide: Float
+    public var stages: [CascadeStage]
+    /// Free-form facts stored with the model (training command, data, seed, measured accuracy).
+    public var metadata: [String: String]
+
+    /// The crop around the face reaches this many face sides from the shape's centre.
+    static let cropHalfSide: Float = 0.85
+
+    public init(meanShape: [SIMD2<Float>], boxShape: [SIMD2<Float>], descriptor: DescriptorSpec,
+                referenceSide: Float, stages: [CascadeStage], metadata: [String: String] = [:]) {
+        precondition(meanShape.count == boxShape.count && !meanShape.isEmpty, "mean and box shapes differ in size")
+        self.meanShape = meanShape
+        self.boxShape = boxShape
+        self.descriptor = descriptor
+        self.referenceSide = referenceSide
+        self.stages = stages
+        self.metadata = metadata
+    }
+
+    public var landmarkCount: Int { meanShape.count }
+    /// Length of the feature vector each stage reads: every landmark's descriptor, then a constant 1.
+    public var featureCount: Int { landmarkCount * descriptor.length + 1 }
+
+    // MARK: Initialisation
+
+    /// The initial shape for a detector box (the learned box-to-shape mapping).
+    public func initialShape(for box: FaceBox) -> [SIMD2<Float>] {
+        let side = (box.width + box.height) / 2
+        let c = box.centre
+        return boxShape.map { c + side * $0 }
+    }
+
+    /// The initial shape for tracking: the mean shape placed on the previous shape by similarity,
+    /// which keeps the start inside what the cascade was trained on while following the face's
+    /// position, size and roll.
+    public func initialShape(trackingFrom previous: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        let t = referenceTransform(for: previous)
+        return meanShape.map { t.apply($0) }
+    }
+
+    /// The similarity taking the reference frame (mean shape) onto `shape` in the image.
+    public func referenceTransform(for shape: [SIMD2<Float>]) -> SimilarityTransform {
+        SimilarityTransform.fit(from: meanShape, to: shape)
+    }
+
+    // MARK: Fitting
+
+    public func landmarks(in image: GrayImage, box: FaceBox) -> [SIMD2<Float>] {
+        fit(image: image, initial: initialShape(for: box))
+    }
+
+    public func track(in image: GrayImage, previous: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        precondition(previous.count == landmarkCount, "previous shape has \(previous.count) points, model has \(landmarkCount)")
+        return fit(image: image, initial: initialShape(trackingFrom: previous))
+    }
+
+    /// Runs every stage from `initial` (image coordinates).
+    public func fit(image: GrayImage, initial: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        var workspace = Workspace(cascade: self)
+        var shape = initial
+        let crop = makeCrop(image: image, around: initial)
+        for stage in stages { workspace.apply(stage, cascade: self, crop: crop, shape: &shape) }
+        return shape
+    }
+
+    /// The crop the cascade samples from for a face whose starting shape is `shape`.
+    public func makeCrop(image: GrayImage, around shape: [SIMD2<Float>]) -> FaceCrop {
+        let box = FaceBox.canonical(landmarks: shape)
+        let side = max(box.width, 1)
+        return FaceCrop(image: image, centre: box.centre, halfSide: Self.cropHalfSide * side,
+                        faceSide: side, referenceSide: referenceSide)
+    }
+
+    /// Scratch buffers for one fit; `apply` runs one stage in place.
+    public struct Workspace {
+        var descriptor: PatchDescriptor
+        public var features: [Float]
+        var coefficients: [Float]
+        var delta: [Float]
+
+        public init(cascade: LandmarkCascade) {
+            descriptor = PatchDescriptor(spec: cascade.descriptor)
+            features = [Float](repeating: 0, count: cascade.featureCount)
+            let maxRank = cascade.stages.map(\.paddedRank).max() ?? 8
+            coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
+            delta = [Float](repeating: 0, count: 2 * cascade.landmarkCount)
+        }
+
+        /// Fills `features` for `shape` at `stride` and returns the reference-to-image similarity used.
+        @discardableResult
+        public mutating func extract(cascade: LandmarkCascade, crop: FaceCrop, shape: [SIMD2<Float>], stride: Float) -> SimilarityTransform {
+            let t = cascade.referenceTransform(for: shape)
+            let axis = SIMD2<Float>(t.a, t.b) * stride
+            let len = cascade.descriptor.length
+            features.withUnsafeMutableBufferPointer { f in
+                for i in 0..<shape.count {
+                    descriptor.describe(crop: crop, at: shape[i], axisX: axis, into: f.baseAddress! + i * len)
+                }
+                f[f.count - 1] = 1
+            }
+            return t
+        }
+
+        /// One cascade step: features, regressed increment, shape update.
+        public mutating func apply(_ stage: CascadeStage, cascade: LandmarkCascade, crop: FaceCrop, shape: inout [SIMD2<Float>]) {
+            let t = extract(cascade: cascade, crop: crop, shape: shape, stride: stage.stride)
+            let outputs = 2 * shape.count
+            features.withUnsafeBufferPointer { f in
+                coefficients.withUnsafeMutableBufferPointer { c in
+                    delta.withUnsafeMutableBufferPointer { d in
+                        stage.increment(features: f.baseAddress!, coefficients: c.baseAddress!, into: d.baseAddress!, outputs: outputs)
+                    }
+                }
+            }
+            for i in 0..<shape.count {
+                shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import FaceData
+import FaceDetection
+import Foundation
+import Imaging
+import JPEGCodec
+import LandmarkTraining
+import Landmarks
+
+/// `lorgnette eval landmarks`: 300-W style accuracy of detection + landmarks on annotated faces.
+struct EvalLandmarksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "landmarks",
+        abstract: "NME, failure rate, AUC, per-region errors and speed of the landmark model.",
+        discussion: """
+            Runs on the validation split of --data (the photo-level 10 % that training never sees; \
+            --split all for every face). With --boxes detector each face starts from the detector box \
+            that best overlaps it (IoU ≥ 0.4; none = a miss, counted as a failure). With --boxes \
+            jittered it starts from its canonical box moved by up to ±5 % and scaled by up to ±8 % \
+            (fixed seed), which stands in for a detector. NME is the mean point error divided by the \
+            inter-ocular (outer eye corners 36, 45) or inter-pupil distance of the annotation.
+            """
+    )
+
+    @Option(help: "Folder of .jpg + .pts (68 points).")
+    var data: String
+
+    @Option(help: "Landmark model file.")
+    var model = "Models/landmarks.lmrk"
+
+    @Option(help: "Which faces: validation, training or all.")
+    var split = "validation"
+
+    @Option(help: "Initial boxes: jittered or canonical.")
+    var boxes = "jittered"
+
+    @Option(help: "Write the cumulative error distribution curve here (SVG).")
+    var svg: String?
+
+    @Option(help: "Also draw this per-face CSV (name,nme_io from another tool) on the SVG, labelled LABEL=FILE.")
+    var compare: String?
+
+    @Option(name: .customLong("per-face"), help: "Write name,nme_io,nme_ip per face to this CSV.")
+    var perFace: String?
+
+    func run() throws {
+        do {
+            try evaluate()
+        } catch let e as ValidationError {
+            throw e
+        } catch {
+            printError("eval landmarks: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func evaluate() throws {
+        let which: FaceDataset.Split
+        switch split {
+        case "validation": which = .validation
+        case "training": which = .training
+        case "all": which = .all
+        default: throw ValidationError("--split must be validation, training or all")
+        }
+        guard ["jittered", "canonical"].contains(boxes) else { throw ValidationError("--boxes must be jittered or canonical") }
+        let cascade = try LandmarkCascade(contentsOf: model)
+        let loaded = try TrainingSet.load(directories: [data], split: which, decoder: TurboJPEGDecoder())
+        for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
+        guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
+
+        var evaluation = LandmarkEvaluation()
+        var rng = SplitMix64(seed: 20_131_001)
+        var cpuSeconds = 0.0
+        for face in loaded.faces {
+            var box = FaceBox.canonical(landmarks: face.landmarks)
+            if boxes == "jittered" {
+                let side = box.width * (1 + 0.08 * rng.symmetric())
+                let c = box.centre + SIMD2(rng.symmetric(), rng.symmetric()) * (0.05 * box.width)
+                box = FaceBox(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side)
+            }
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUSeconds()
+            let shape = cascade.landmarks(in: face.image, box: box)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+            cpuSeconds += Self.threadCPUSeconds() - c0
+            evaluation.add(name: face.name, predicted: shape, truth: face.landmarks, seconds: seconds)
+        }
+        printReport(evaluation, boxDescription: boxes == "jittered" ? "canonical boxes jittered ±5 % centre, ±8 % scale" : "canonical boxes")
+        print(String(format: "landmarks CPU time: %.3f ms per face (this thread's CPU time, unaffected by other processes)", 1000 * cpuSeconds / Double(max(1, evaluation.count - evaluation.missed))))
+
+        if let perFace {
+            var csv = "name,nme_io,nme_ip\n"
+            for r in evaluation.results {
+                csv += "\(r.name),\(r.interOcularNME.map { String($0) } ?? "inf"),\(r.interPupilNME.map { String($0) } ?? "inf")\n"
+            }
+            try csv.write(toFile: perFace, atomically: true, encoding: .utf8)
+        }
+        if let svg {
+            var curves = [CEDCurveSVG.Curve(label: "Lorgnette SDM (\(boxes) boxes)", errors: evaluation.sortedNME, colour: "#d62728")]
+            if let compare {
+                let parts = compare.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--compare wants LABEL=FILE") }
+                let text = try String(contentsOfFile: parts[1], encoding: .utf8)
+                let errors = text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Float? in
+                    let f = line.split(separator: ",")
+                    return f.count >= 2 ? (Float(f[1]) ?? .infinity) : nil
+                }
+                curves.append(.init(label: parts[0], errors: errors, colour: "#1f77b4"))
+            }
+            try CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(split) split (\(evaluation.count) faces)")
+                .write(toFile: svg, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// CPU time of the calling thread: on a shared machine, the code's own cost.
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func printReport(_ e: LandmarkEvaluation, boxDescription: String) {
+        func pct(_ v: Float) -> String { String(format: "%.2f %%", 100 * v) }
+        print("faces: \(e.count) (\(split) split of \(data)), initial boxes: \(boxDescription)")
+        print("missed faces: \(e.missed)")
+        print("NME inter-ocular: mean \(pct(e.meanInterOcular)), median \(pct(e.medianInterOcular))")
+        print("NME inter-pupil:  mean \(pct(e.meanInterPupil))")
+        print("failure rate: NME > 0.08: \(pct(e.failureRate(above: 0.08))), NME > 0.10: \(pct(e.failureRate(above: 0.10))) (misses count as failures)")
+        print(String(format: "AUC@0.08: %.4f", e.auc(limit: 0.08)))
+        print("per region (inter-ocular NME): " + e.regionMeans.map { "\($0.name) \(pct($0.nme))" }.joined(separator: ", "))
+        print(String(format: "landmarks wall time: %.3f ms per face (one thread, includes the face crop)", e.millisecondsPerFace))
+        if !e.detectorSeconds.isEmpty { print(String(format: "detector: %.2f ms per image", e.detectorMillisecondsPerImage)) }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import FaceData
+import FaceDetection
+import Foundation
+import JPEGCodec
+import LandmarkTraining
+import Landmarks
+import LinearAlgebra
+import ModelFormat
+
+/// `lorgnette train landmarks`: fits the SDM landmark cascade on the training split of 300-W-style folders.
+struct TrainLandmarksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "landmarks",
+        abstract: "Train the 68-point landmark cascade (supervised descent, ridge regression).",
+        discussion: """
+            Uses the training split of every --data folder (the photo-level 90 % that FaceDataset \
+            keeps out of validation). Every face and its mirror get --perturbations initial shapes \
+            from its box jittered by ±5 % (centre) and ±8 % (scale); with --detector the box is what \
+            the detector outputs for the face, so the learned box-to-shape mapping matches it, else the \
+            face's canonical box. The same data, options and --seed give the same model.
+            """
+    )
+
+    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Folders of .jpg + .pts (68 points).")
+    var data: [String]
+
+    @Option(help: "Output model file.")
+    var out: String
+
+    @Option(help: "Seed of the perturbations.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Perturbed initialisations per face.")
+    var perturbations = 10
+
+    @Option(help: "Comma-separated grid stride per stage, reference units (coarse to fine).")
+    var strides = "3.0,2.2,1.6,1.2,1.0"
+
+    @Option(help: "Descriptor cells per side.")
+    var cells = 3
+
+    @Option(name: .customLong("cell-samples"), help: "Gradient samples per descriptor cell side.")
+    var cellSamples = 4
+
+    @Option(name: .customLong("rank-energy"), help: "Share of the fitted increments' energy each stage keeps (reduced-rank regression).")
+    var rankEnergy: Float = 0.995
+
+    @Flag(name: .customLong("no-mirror"), help: "Do not add mirrored faces.")
+    var noMirror = false
+
+    @Option(help: "Use at most this many training faces (smoke tests).")
+    var limit: Int?
+
+    @Option(help: "Worker threads (descriptors and BLAS).")
+    var threads = 2
+
+    @Option(help: "Weight encoding in the model file: float16, float32 or int8.")
+    var encoding = "float16"
+
+    func run() throws {
+        do {
+            try train()
+        } catch {
+            printError("train landmarks: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func train() throws {
+        guard !data.isEmpty else { throw ValidationError("give at least one --data folder") }
+        let strideValues = strides.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--strides must be positive numbers separated by commas")
+        }
+        guard perturbations > 0, threads > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
+            throw ValidationError("--perturbations, --threads must be positive; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
+        }
+        let weightEncoding: ModelArchive.Encoding
+        switch encoding {
+        case "float16": weightEncoding = .float16
+        case "float32": weightEncoding = .float32
+        case "int8": weightEncoding = .int8
+        default: throw ValidationError("--encoding must be float16, float32 or int8")
+        }
+        BLAS.setThreads(threads)
+        let started = Date()
+        let loaded = try TrainingSet.load(directories: data, split: .training, limit: limit, decoder: TurboJPEGDecoder())
+        for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
+        guard !loaded.faces.isEmpty else { throw ValidationError("no readable training faces") }
+
+        let detectorBoxes = DetectorBoxes(detector: nil)
+        let found = loaded.faces.map { detectorBoxes.box(in: $0.image, landmarks: $0.landmarks) }
+        let boxes = DetectorBoxes.fillMisses(found, landmarks: loaded.faces.map(\.landmarks))
+        let boxSource = "canonical boxes"
+        let faces = zip(loaded.faces, boxes).map { TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: $1) }
+        printError("loaded \(faces.count) training faces in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; boxes: \(boxSource)")
+
+        var options = LandmarkTrainingOptions()
+        options.seed = seed
+        options.perturbations = perturbations
+        options.mirror = !noMirror
+        options.strides = strideValues
+        options.descriptor = DescriptorSpec(cells: cells, cellSamples: cellSamples, bins: 8)
+        options.rankEnergy = rankEnergy
+        options.threads = threads
+        let bar = ProgressBar()
+        let (trained, reports) = try LandmarkTrainer(options: options).train(
+            faces: faces, progress: { bar.update($0.fraction, $0.phase) },
+            log: { message in bar.finish(); printError(message) })
+        bar.finish()
+        var cascade = trained
+        cascade.metadata["training.command"] = "lorgnette train landmarks " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
+        cascade.metadata["training.data"] = data.map { ($0 as NSString).lastPathComponent }.joined(separator: ",") + " (training split, \(faces.count) faces\(noMirror ? "" : " + mirrors"))"
+        cascade.metadata["training.seed"] = String(seed)
+        cascade.metadata["training.perturbations"] = String(perturbations)
+        cascade.metadata["training.boxes"] = boxSource
+        cascade.metadata["training.ridge"] = reports.map { String(format: "%.4g", $0.ridge) }.joined(separator: ",")
+        cascade.metadata["training.ranks"] = reports.map { String($0.rank) }.joined(separator: ",")
+        cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
+        let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
+        try Data(bytes).write(to: URL(fileURLWithPath: out))
+        printError(String(format: "wrote %@ (%d bytes, %d stages) in %.0f s", out, bytes.count, cascade.stages.count, Date().timeIntervalSince(started)))
+    }
+}

@@ -1,0 +1,37 @@
+import FaceData
+import FaceDetection
+import JPEGCodec
+import LandmarkTraining
+import Landmarks
+import Testing
+
+@Suite struct TrainingSmokeTests {
+    /// Trains a tiny cascade (coarse 1-cell descriptors, 2 stages) on a handful of real faces and
+    /// checks that each stage reduces the training error and that the saved model predicts the same.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func tinyModelLearnsAndRoundTrips() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 12, decoder: TurboJPEGDecoder())
+        #expect(loaded.faces.count == 12)
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeCandidates = [0.01, 0.1]
+        options.ridgeFoldPercent = 25
+        let (cascade, reports) = try LandmarkTrainer(options: options).train(faces: faces)
+        #expect(cascade.stages.count == 2)
+        for r in reports { #expect(r.nmeAfter < r.nmeBefore, "stage \(r.stage) did not reduce the training error") }
+        #expect(reports.last!.nmeAfter < 0.8 * reports.first!.nmeBefore)
+
+        let again = try LandmarkTrainer(options: options).train(faces: faces).0
+        let f = faces[0]
+        #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
+
+        let reloaded = try LandmarkCascade(bytes: cascade.archive(weightEncoding: .float32).serialized())
+        let a = cascade.landmarks(in: f.image, box: f.box), b = reloaded.landmarks(in: f.image, box: f.box)
+        for i in 0..<68 { #expect(abs(a[i].x - b[i].x) < 1e-2 && abs(a[i].y - b[i].y) < 1e-2) }
+    }
+}
