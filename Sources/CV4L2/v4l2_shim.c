@@ -1,20 +1,34 @@
+#define _GNU_SOURCE
 #include "v4l2_shim.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libv4l2.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 int lv_open(const char *path, int allow_conversion) {
-    int flags = O_RDWR | O_NONBLOCK | O_CLOEXEC;
-    if (allow_conversion) return v4l2_open(path, flags);
-    // v4l2_open always sets up conversion; opening the fd first and handing it over with
-    // V4L2_DISABLE_CONVERSION shows the device's own formats only.
-    int raw = open(path, flags);
+    int raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (raw < 0) return -1;
-    int fd = v4l2_fd_open(raw, V4L2_DISABLE_CONVERSION);
+    // Ask QUERYCAP ourselves first: libv4l2 prints its own complaints to stderr for anything
+    // that is not a V4L2 device, and we report that case with a clear error of our own.
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof cap);
+    int r;
+    do {
+        r = ioctl(raw, VIDIOC_QUERYCAP, &cap);
+    } while (r == -1 && errno == EINTR);
+    if (r < 0) {
+        int saved = errno;
+        close(raw);
+        errno = saved;
+        return -1;
+    }
+    // Without V4L2_DISABLE_CONVERSION libv4l2 also offers emulated formats it converts to.
+    int fd = v4l2_fd_open(raw, allow_conversion ? 0 : V4L2_DISABLE_CONVERSION);
     if (fd < 0) {
         int saved = errno;
         close(raw);
@@ -46,6 +60,8 @@ int64_t lv_monotonic_ns(void) {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
+
+const void *lv_memrchr(const void *data, int byte, size_t length) { return memrchr(data, byte, length); }
 
 const unsigned long LV_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 const unsigned long LV_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;

@@ -42,10 +42,11 @@ public struct FrameTiming: Sendable, Equatable {
     /// (draining, framing checks, copy or colour conversion, re-queue).
     public var overheadNanoseconds: Int64
     /// How old the frame is when handed over: now minus the buffer's timestamp (the driver's
-    /// capture time; for UVC the end of the USB transfer, for vivid the fill time).
-    public var ageNanoseconds: Int64
+    /// capture time: for UVC the first USB packet of the frame, for vivid the scheduled end of
+    /// the frame period). Nil when the driver's timestamps are not on CLOCK_MONOTONIC.
+    public var ageNanoseconds: Int64?
 
-    public init(overheadNanoseconds: Int64, ageNanoseconds: Int64) {
+    public init(overheadNanoseconds: Int64, ageNanoseconds: Int64?) {
         self.overheadNanoseconds = overheadNanoseconds
         self.ageNanoseconds = ageNanoseconds
     }

@@ -1,3 +1,5 @@
+import CV4L2
+
 /// Finds the JPEG inside a capture buffer.
 ///
 /// `bytesused` cannot be trusted for MJPEG: UVC cameras and v4l2loopback hand back buffers with
@@ -13,10 +15,13 @@ public enum JPEGFrameBounds {
         guard n >= 4, buffer[0] == 0xFF, buffer[1] == 0xD8, buffer[2] == 0xFF else { return nil }
         // The common case: bytesused is exact.
         if buffer[n - 2] == 0xFF && buffer[n - 1] == 0xD9 { return n }
-        var i = n - 1
-        while i >= 3 {
-            if buffer[i] == 0xD9 && buffer[i - 1] == 0xFF { return i + 1 }
-            i -= 1
+        // memrchr skips the padding at memory speed (a zero-padded first buffer can be 1 MB).
+        guard let base = buffer.baseAddress else { return nil }
+        var searchEnd = n
+        while searchEnd > 3, let hit = lv_memrchr(base + 3, 0xD9, searchEnd - 3) {
+            let i = base.distance(to: UnsafeRawPointer(hit))
+            if buffer[i - 1] == 0xFF { return i + 1 }
+            searchEnd = i
         }
         return nil
     }

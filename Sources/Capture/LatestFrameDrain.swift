@@ -5,18 +5,22 @@ public struct DequeuedBuffer: Sendable, Equatable {
     public var bytesUsed: Int
     /// The driver set V4L2_BUF_FLAG_ERROR: the data may be corrupt.
     public var flaggedError: Bool
-    /// The buffer's timestamp in nanoseconds on its clock (CLOCK_MONOTONIC for most drivers).
+    /// The buffer's timestamp in nanoseconds on CLOCK_MONOTONIC (the dequeue time when the
+    /// driver's own timestamps are on another clock; see `monotonicTimestamp`).
     public var timestampNanoseconds: Int64
+    /// The driver stamped the buffer on CLOCK_MONOTONIC (V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC).
+    public var monotonicTimestamp: Bool
     /// CLOCK_MONOTONIC when VIDIOC_DQBUF returned it, in nanoseconds.
     public var dequeuedAtNanoseconds: Int64
 
     public init(index: Int, sequence: UInt32, bytesUsed: Int, flaggedError: Bool = false,
-                timestampNanoseconds: Int64, dequeuedAtNanoseconds: Int64 = 0) {
+                timestampNanoseconds: Int64, monotonicTimestamp: Bool = true, dequeuedAtNanoseconds: Int64 = 0) {
         self.index = index
         self.sequence = sequence
         self.bytesUsed = bytesUsed
         self.flaggedError = flaggedError
         self.timestampNanoseconds = timestampNanoseconds
+        self.monotonicTimestamp = monotonicTimestamp
         self.dequeuedAtNanoseconds = dequeuedAtNanoseconds
     }
 }

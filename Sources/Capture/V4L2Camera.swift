@@ -156,7 +156,8 @@ public final class V4L2Camera: FrameSource {
         if code != 0 { throw CaptureError.fromIoctl(errno: code, operation: "VIDIOC_DQBUF", path: path) }
         let dequeuedAt = lv_monotonic_ns()
         var timestamp = Int64(b.timestamp.tv_sec) * 1_000_000_000 + Int64(b.timestamp.tv_usec) * 1000
-        if b.flags & LV_BUF_FLAG_TIMESTAMP_MASK != LV_BUF_FLAG_TIMESTAMP_MONOTONIC {
+        let monotonic = b.flags & LV_BUF_FLAG_TIMESTAMP_MASK == LV_BUF_FLAG_TIMESTAMP_MONOTONIC
+        if !monotonic {
             // Not on CLOCK_MONOTONIC (unknown or copied from an output stream): age and rate would lie.
             timestamp = dequeuedAt
             if !warnedClock {
@@ -166,7 +167,7 @@ public final class V4L2Camera: FrameSource {
         }
         return DequeuedBuffer(index: Int(b.index), sequence: b.sequence, bytesUsed: Int(b.bytesused),
                               flaggedError: b.flags & LV_BUF_FLAG_ERROR != 0,
-                              timestampNanoseconds: timestamp, dequeuedAtNanoseconds: dequeuedAt)
+                              timestampNanoseconds: timestamp, monotonicTimestamp: monotonic, dequeuedAtNanoseconds: dequeuedAt)
     }
 
     private func queue(_ buffer: DequeuedBuffer) throws {
@@ -204,7 +205,7 @@ public final class V4L2Camera: FrameSource {
         }
         let handedOver = lv_monotonic_ns()
         lastTiming = FrameTiming(overheadNanoseconds: handedOver - buffer.dequeuedAtNanoseconds,
-                                 ageNanoseconds: handedOver - buffer.timestampNanoseconds)
+                                 ageNanoseconds: buffer.monotonicTimestamp ? handedOver - buffer.timestampNanoseconds : nil)
         let seconds = Double(buffer.timestampNanoseconds) / 1e9
         statistics.delivered += 1
         if statistics.firstTimestamp == nil { statistics.firstTimestamp = seconds }

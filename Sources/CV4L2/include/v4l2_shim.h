@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <linux/videodev2.h>
 
-/// Opens `path` read-write, non-blocking and close-on-exec through libv4l2. With
+/// Opens `path` read-write, non-blocking and close-on-exec through libv4l2, failing with
+/// ENOTTY (without libv4l2 printing anything) when it is not a V4L2 device. With
 /// `allow_conversion` libv4l2 also offers emulated formats (RGB24, BGR24, YU12, YV12) that it
 /// converts from the device's native ones; without it the device is seen exactly as it is.
 /// Returns the fd or -1 with errno set.
@@ -26,6 +27,10 @@ int lv_close(int fd);
 /// CLOCK_MONOTONIC in nanoseconds: the clock V4L2 buffer timestamps use when they carry
 /// V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC.
 int64_t lv_monotonic_ns(void);
+
+/// memrchr(3) (a GNU extension Swift's Glibc module does not export): the last `byte` in the
+/// first `length` bytes of `data`, or NULL. Finds an MJPEG frame's end marker behind padding.
+const void *lv_memrchr(const void *data, int byte, size_t length);
 
 extern const unsigned long LV_VIDIOC_QUERYCAP;
 extern const unsigned long LV_VIDIOC_ENUM_FMT;

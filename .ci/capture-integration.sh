@@ -1,0 +1,122 @@
+#!/bin/bash
+# Capture integration test: runs the camera tests and `lorgnette record` against real kernel
+# V4L2 drivers (vivid as /dev/video0, v4l2loopback fed with MJPEG as /dev/video1) inside a
+# throw-away QEMU VM (../shared/tools/vivid-vm), then checks the recorded files on the host.
+#
+#   .ci/capture-integration.sh            build on the host, run in the VM, fail loudly on any failure
+#
+# Environment: LORGNETTE_SCRATCH (SwiftPM scratch path, default .build), VIVID_VM_DIR (default
+# <repo>/../shared/tools/vivid-vm), KEEP_OUT=1 to keep the output folder. Takes 1-3 minutes warm
+# (TCG emulation; the first run also downloads the kernel and builds v4l2loopback, ~1 minute more).
+set -euo pipefail
+
+if [ "${1:-}" = "--inside" ]; then
+  # ---- inside the VM: $2 = output folder, $3 = lorgnette binary, $4 = test bundle ----------
+  OUT=$2 LORGNETTE=$3 BUNDLE=$4
+  status=0
+  fail() { echo "FAIL: $*" >&2; status=1; }
+  # vivid's emulated unplug: the node is unregistered until a handle closes while it is the only
+  # one open. Hold a handle for a moment so the recorder sees the unplug before that happens.
+  unplug() { ( exec 3<>/dev/video0; v4l2-ctl -d /dev/video0 --set-ctrl disconnect=1; sleep 1.5 ) || true; }
+  echo "=== v4l2 devices"; v4l2-ctl --list-devices || true
+  FEEDER=${VIVID_TOOLS_BIN:-${TMPDIR:-/tmp}/vivid-vm-tools}/mjpeg-feeder
+  if [ -e /dev/video1 ]; then "$FEEDER" /dev/video1 640 480 30 0 & FEED=$!; sleep 0.5; fi
+
+  echo "=== device tests (CaptureTests)"
+  "$BUNDLE" --testing-library swift-testing --filter CaptureTests > "$OUT/tests.log" 2>&1 || fail "CaptureTests failed"
+  grep -E "✘|Test run with|skipped" "$OUT/tests.log" | grep -v "^libv4l2" || true
+
+  echo "=== lorgnette devices"
+  "$LORGNETTE" devices || fail "devices"
+  "$LORGNETTE" devices --json > "$OUT/devices.json" || fail "devices --json"
+
+  echo "=== record YUYV 640x480 from vivid (measurement)"
+  "$LORGNETTE" record --device /dev/video0 --size 640x480 --fps 30 --frames 20 -o "$OUT/yuyv.avi" || fail "record yuyv"
+  echo "=== record YUYV 320x180 @ 60 fps from vivid (measurement)"
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 60 --frames 60 -o "$OUT/small.avi" || fail "record small"
+  if [ -e /dev/video1 ]; then
+    echo "=== record MJPEG 640x480 from v4l2loopback (passthrough)"
+    "$LORGNETTE" record --device /dev/video1 --format mjpeg --frames 20 --timeout 5 -o "$OUT/mjpeg.mjpeg" || fail "record mjpeg"
+  fi
+
+  echo "=== record with 30% of buffers dropped by vivid"
+  v4l2-ctl -d /dev/video0 --set-ctrl percentage_of_dropped_buffers=30
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 60 --frames 20 -o "$OUT/drops.avi" > "$OUT/drops.txt" || fail "record with drops"
+  v4l2-ctl -d /dev/video0 --set-ctrl percentage_of_dropped_buffers=0
+  cat "$OUT/drops.txt"
+  grep -Eq "dropped [1-9]" "$OUT/drops.txt" || fail "no drops counted with 30% dropped buffers"
+
+  echo "=== unplug mid-recording (no --reconnect): must fail clearly, file must stay playable"
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 30 --seconds 30 -o "$OUT/unplug.avi" > "$OUT/unplug.txt" 2> "$OUT/unplug.err" & REC=$!
+  sleep 3; unplug
+  if wait $REC; then fail "record survived an unplug without --reconnect"; fi
+  cat "$OUT/unplug.txt" "$OUT/unplug.err" | grep -v "^libv4l2"
+  grep -q "disconnected" "$OUT/unplug.err" || fail "unplug was not reported as a disconnect"
+
+  echo "=== unplug mid-recording with --reconnect: must carry on"
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 30 --seconds 6 --reconnect -o "$OUT/reconnect.avi" > "$OUT/reconnect.txt" 2> "$OUT/reconnect.err" & REC=$!
+  sleep 3; unplug
+  wait $REC || fail "record --reconnect failed"
+  cat "$OUT/reconnect.txt"; grep -v "^libv4l2" "$OUT/reconnect.err" || true
+  grep -q "1 reconnects" "$OUT/reconnect.txt" || fail "no reconnect counted"
+
+  [ -n "${FEED:-}" ] && kill $FEED 2>/dev/null || true
+  exit $status
+fi
+
+# ---- on the host ---------------------------------------------------------------------------
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+cd "$REPO"
+SCRATCH=${LORGNETTE_SCRATCH:-.build}
+V=${VIVID_VM_DIR:-$REPO/../shared/tools/vivid-vm}
+[ -x "$V/run-in-vivid-vm.sh" ] || { echo "capture-integration: $V/run-in-vivid-vm.sh not found" >&2; exit 2; }
+
+need=()
+command -v gcc >/dev/null || need+=(gcc libc6-dev)
+command -v v4l2-ctl >/dev/null || need+=(v4l-utils)
+command -v ffprobe >/dev/null || need+=(ffmpeg)
+[ -e /usr/include/libv4l2.h ] || need+=(libv4l-dev)
+[ -e /usr/include/jpeglib.h ] || need+=(libjpeg-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "capture-integration: installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# Tests run from the debug bundle; `record` (whose numbers are the measurement) from a release build.
+echo "capture-integration: building the test bundle (debug) and lorgnette (release), scratch path $SCRATCH"
+swift build --scratch-path "$SCRATCH" --build-tests 2>&1 | grep -E "error:" || true
+swift build --scratch-path "$SCRATCH" -c release --product lorgnette 2>&1 | grep -E "error:" || true
+BIN=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
+RELEASE_BIN=$(swift build --scratch-path "$SCRATCH" -c release --show-bin-path)
+BUNDLE=$BIN/LorgnettePackageTests.xctest
+[ -x "$RELEASE_BIN/lorgnette" ] && [ -e "$BUNDLE" ] || { echo "capture-integration: build failed (no $RELEASE_BIN/lorgnette or $BUNDLE)" >&2; exit 1; }
+[ -d "$BUNDLE" ] && BUNDLE=$BUNDLE/LorgnettePackageTests  # (macOS-style bundle folder)
+
+export VIVID_TOOLS_BIN=${VIVID_TOOLS_BIN:-${TMPDIR:-/tmp}/vivid-vm-tools}
+"$V/build-tools.sh" >/dev/null
+
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/capture-integration.XXXXXX")
+[ "${KEEP_OUT:-0}" = 1 ] || trap 'rm -rf "$OUT"' EXIT
+echo "capture-integration: running in the vivid VM (output $OUT)"
+set +e
+VIVID_VM_LOOPBACK=1 VIVID_VM_RW="$OUT" VIVID_VM_TIMEOUT=${VIVID_VM_TIMEOUT:-900} VIVID_VM_QUIET=1 \
+  "$V/run-in-vivid-vm.sh" "$REPO/.ci/capture-integration.sh" --inside "$OUT" "$RELEASE_BIN/lorgnette" "$BUNDLE"
+vm_status=$?
+set -e
+if [ $vm_status -ne 0 ]; then
+  echo "capture-integration: FAILED inside the VM (status $vm_status)" >&2
+  [ -f "$OUT/tests.log" ] && grep -v "passed after\|started\.\|^libv4l2" "$OUT/tests.log" | tail -40 >&2
+  exit 1
+fi
+
+# The recordings must play: count their frames with ffprobe on the host.
+status=0
+for f in yuyv.avi small.avi mjpeg.mjpeg drops.avi unplug.avi reconnect.avi; do
+  [ -f "$OUT/$f" ] || { [ "$f" = mjpeg.mjpeg ] && continue; echo "capture-integration: $f missing" >&2; status=1; continue; }
+  fmt=(); [ "${f##*.}" = mjpeg ] && fmt=(-f mjpeg)
+  n=$(ffprobe -v error "${fmt[@]}" -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$OUT/$f" || echo 0)
+  echo "capture-integration: $f plays, $n frames"
+  [ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "capture-integration: $f does not play" >&2; status=1; }
+done
+[ $status -eq 0 ] && echo "capture-integration: OK" || echo "capture-integration: FAILED" >&2
+exit $status
