@@ -54,7 +54,8 @@ public final class AVIFileSink: FrameSink {
         guard let rate = FrameRate(framesPerSecond: framesPerSecond) else {
             throw MediaError.invalidFrame(path: path, reason: "frame rate \(framesPerSecond) is not in 0.001...1000000")
         }
-        precondition(segmentLimitBytes >= 64 << 10, "segment limit must be at least 64 KiB")
+        precondition(segmentLimitBytes >= 64 << 10 && segmentLimitBytes <= 0xFFFF_0000,
+                     "segment limit must be between 64 KiB and 4 GiB (RIFF sizes are 32-bit)")
         self.path = path
         self.frameRate = rate
         self.segmentLimitBytes = segmentLimitBytes

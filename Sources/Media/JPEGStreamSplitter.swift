@@ -39,8 +39,8 @@ final class JPEGStreamSplitter {
             switch try walkFrame(from: soi) {
             case .complete(let end):
                 let bytes = window.copy(soi..<end)
+                // Bytes before `end` are dropped lazily, when the window next reads (one move per read chunk).
                 position = end
-                window.discard(before: end)
                 framesFound += 1
                 return (bytes, soi)
             case .truncated:
@@ -70,8 +70,6 @@ final class JPEGStreamSplitter {
             guard try window.ensure(p, keepFrom: p) else { return nil }
             guard let ff = window.firstIndex(of: 0xFF, from: p) else {
                 p = window.end
-                // Nothing to keep from the junk scanned so far except its count.
-                window.discard(before: p)
                 continue
             }
             guard try window.ensure(ff + 2, keepFrom: ff) else { return nil }
