@@ -59,7 +59,7 @@ struct InfoCommand: ParsableCommand {
                 printText(report)
             }
         } catch {
-            printError("\(error)")
+            printError("error: \(error)")
             throw ExitCode.failure
         }
     }

@@ -1,0 +1,30 @@
+import Foundation
+
+// Shared console formatting for the commands: errors and warnings on stderr, numbers for summaries.
+
+/// Writes `message` and a newline to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Prints a source's recoverable issues as warnings on standard error (at most 10 lines).
+func printIssues(_ issues: [String]) {
+    for issue in issues.prefix(10) { printError("warning: \(issue)") }
+    if issues.count > 10 { printError("warning: ... \(issues.count - 10) more issues (see `lorgnette info`)") }
+}
+
+/// "30", "29.97", "22.131".
+func formatRate(_ fps: Double) -> String {
+    if fps == fps.rounded() { return String(Int(fps)) }
+    var s = String(format: "%.3f", fps)
+    while s.hasSuffix("0") { s.removeLast() }
+    return s
+}
+
+/// "8.26 MB", "512 KB", "120 B" (decimal units).
+func formatBytes(_ bytes: Int) -> String {
+    if bytes >= 1_000_000_000 { return String(format: "%.2f GB", Double(bytes) / 1e9) }
+    if bytes >= 1_000_000 { return String(format: "%.2f MB", Double(bytes) / 1e6) }
+    if bytes >= 1_000 { return String(format: "%.0f KB", Double(bytes) / 1e3) }
+    return "\(bytes) B"
+}
