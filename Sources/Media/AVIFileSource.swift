@@ -65,7 +65,11 @@ public final class AVIFileSource: FrameSource {
             throw MediaError.corrupt(path: path, reason: "not a RIFF AVI file (starts with '\(head.fourCC(at: 0))')")
         }
         var riffEnd = 8 + Int(head.u32LE(at: 4))
-        if riffEnd > file.size {
+        if head.u32LE(at: 4) == 0 {
+            // Some recorders leave the size at zero until they finish; a killed one never does.
+            log.add("the RIFF size is unset (recording not finished?); reading to the end of the file")
+            riffEnd = file.size
+        } else if riffEnd > file.size {
             log.add("file is truncated: the RIFF header declares \(riffEnd) bytes, the file has \(file.size)")
             riffEnd = file.size
         }
@@ -84,13 +88,14 @@ public final class AVIFileSource: FrameSource {
             let id = ch.fourCC(at: 0), size = Int(ch.u32LE(at: 4))
             if id == "LIST", ch.count == 12 {
                 let type = ch.fourCC(at: 8)
-                let end = min(p + 8 + size, file.size)
+                let end = (type == "movi" && size == 0) ? riffEnd : min(p + 8 + size, file.size)
                 if type == "hdrl" {
                     header = try Self.parseHeaderList(try file.read(at: p + 12, count: min(end - p - 12, 16 << 20)), path: path)
                     sawHeader = true
                 } else if type == "movi" {
                     movi.append((p + 12)..<end)
                     moviFourCCOffset = p + 8
+                    if size == 0 { break }  // unset size: the frames run to the end of the segment
                 }
             } else if id == "idx1" {
                 idx1 = try file.read(at: p + 8, count: min(size, file.size - p - 8))
@@ -105,7 +110,7 @@ public final class AVIFileSource: FrameSource {
         }
 
         // OpenDML continuation segments: RIFF AVIX ... LIST movi.
-        p = 8 + Int(head.u32LE(at: 4)) + Int(head.u32LE(at: 4) & 1)
+        p = head.u32LE(at: 4) == 0 ? file.size : 8 + Int(head.u32LE(at: 4)) + Int(head.u32LE(at: 4) & 1)
         while p + 12 <= file.size {
             let ch = try file.read(at: p, count: 12)
             let size = Int(ch.u32LE(at: 4))

@@ -104,6 +104,27 @@ struct AVITests {
         }
     }
 
+    @Test("unset RIFF and movi sizes (zero or 0xFFFFFFFF placeholders of an unfinished recording) are read to the end of the file",
+          arguments: [UInt32(0), UInt32.max])
+    func placeholderSizes(placeholder: UInt32) throws {
+        let dir = try TestMedia.temporaryDirectory("placeholder\(placeholder)")
+        let frames = try TestMedia.frames(8)
+        let path = dir + "/live.avi"
+        let snapshot = dir + "/snapshot.avi"
+        let sink = try AVIFileSink(path: path, framesPerSecond: 30)
+        for f in frames { try sink.write(jpeg: f, timestampSeconds: 0) }
+        try FileManager.default.copyItem(atPath: path, toPath: snapshot)
+        try sink.finish()
+        var bytes = try TestMedia.read(snapshot)
+        let movi = try #require(Self.offset(of: Array("LIST".utf8) + [0, 0, 0, 0] + Array("movi".utf8), in: bytes, mask: [4, 5, 6, 7]))
+        bytes.setPlaceholder(placeholder, at: 4)
+        bytes.setPlaceholder(placeholder, at: movi + 4)
+        try TestMedia.write(bytes, to: snapshot)
+        let source = try AVIFileSource(path: snapshot)
+        #expect(try TestMedia.drain(source) == frames)
+        #expect(!source.issues.isEmpty)
+    }
+
     @Test("an AVI written by ffmpeg is read frame for frame",
           .enabled(if: FFmpegTools.available, "ffmpeg not installed"))
     func readsFFmpegAVI() throws {
@@ -161,6 +182,15 @@ struct AVITests {
         #expect(try TestMedia.drain(try AVIFileSource(path: path)).count == 1)
     }
 
+    /// Where `needle` first occurs in `haystack`, ignoring the bytes of `needle` at `mask`.
+    static func offset(of needle: [UInt8], in haystack: [UInt8], mask: Set<Int>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
+            if needle.indices.allSatisfy({ mask.contains($0) || haystack[i + $0] == needle[$0] }) { return i }
+        }
+        return nil
+    }
+
     /// Where `needle` starts in `haystack` (matched on its last 64 bytes, which differ between test frames).
     static func offset(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count >= 64 else { return nil }
@@ -171,5 +201,11 @@ struct AVITests {
             i += 1
         }
         return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func setPlaceholder(_ v: UInt32, at i: Int) {
+        for k in 0..<4 { self[i + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
     }
 }
