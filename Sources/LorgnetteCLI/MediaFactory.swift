@@ -53,9 +53,14 @@ enum MediaFactory {
     }
 
     /// Creates the sink for `path`: by extension, or a folder when `path` has none or is a folder.
-    static func makeSink(_ path: String, framesPerSecond: Double) throws -> FrameSink {
+    /// `followTimestamps` (AVI only) keeps real-time playback for sources whose frames arrive
+    /// slower than `framesPerSecond` (a camera dropping frames): see `AVIFileSink.Timing`.
+    static func makeSink(_ path: String, framesPerSecond: Double, followTimestamps: Bool = false) throws -> FrameSink {
         if hasExtension(path, ["mjpeg", "mjpg"]) { return try MJPEGFileSink(path: path) }
-        if hasExtension(path, ["avi"]) { return try AVIFileSink(path: path, framesPerSecond: framesPerSecond) }
+        if hasExtension(path, ["avi"]) {
+            return try AVIFileSink(path: path, framesPerSecond: framesPerSecond,
+                                   timing: followTimestamps ? .followTimestamps : .constantRate)
+        }
         if isDirectory(path) || path.hasSuffix("/") || (path as NSString).pathExtension.isEmpty {
             return try ImageFolderSink(directory: path)
         }

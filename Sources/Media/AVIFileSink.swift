@@ -14,8 +14,13 @@
 /// completed frame (readers scan `movi` when the index is missing). `finish()` writes the
 /// indexes.
 ///
-/// Timing is constant frame rate: `timestampSeconds` of each frame is ignored; the rate is the
-/// `framesPerSecond` given at creation, stored exactly as `dwRate/dwScale` (see `FrameRate`).
+/// Timing: AVI has a constant rate, `framesPerSecond`, stored exactly as `dwRate/dwScale` (see
+/// `FrameRate`). With `.constantRate` (default) each frame takes the next slot and
+/// `timestampSeconds` is ignored. With `.followTimestamps` a frame goes in slot
+/// `round((t - t0) * fps)`, and slots skipped over (a camera that slowed down or dropped
+/// frames) are filled with empty `00dc` chunks, which players (and `AVIFileSource`) treat as
+/// "repeat the previous frame", so playback keeps real time; a frame early for its slot takes
+/// the next free one, and gaps are capped at 10 s.
 /// All frames must have the size of the first one. Not thread-safe.
 public final class AVIFileSink: FrameSink {
     /// OpenDML's customary segment size: below 1 GiB so 32-bit offsets and old readers are safe.
@@ -24,7 +29,19 @@ public final class AVIFileSink: FrameSink {
     public let path: String
     public let frameRate: FrameRate
     public let segmentLimitBytes: Int
+    public let timing: Timing
+    /// Frames stored (non-empty chunks).
     public private(set) var framesWritten = 0
+    /// Slots in the stream: frames plus empty repeat chunks (`strh.dwLength`).
+    public private(set) var streamLength = 0
+
+    /// How frames map to the constant-rate AVI timeline.
+    public enum Timing: Sendable {
+        /// One frame per slot, timestamps ignored.
+        case constantRate
+        /// Slots follow the frames' timestamps; skipped slots become empty repeat chunks.
+        case followTimestamps
+    }
     /// Frame size taken from the first frame's JPEG header; nil before the first write.
     public private(set) var width: Int?
     public private(set) var height: Int?
@@ -34,6 +51,7 @@ public final class AVIFileSink: FrameSink {
     private var segments: [Segment] = []
     private var maxChunkBytes = 0
     private var finished = false
+    private var firstTimestamp: Double?
 
     private struct HeaderOffsets {
         var avih = 0
@@ -50,7 +68,8 @@ public final class AVIFileSink: FrameSink {
     }
 
     /// Creates (truncates) `path`. Headers are written with the first frame, whose size they record.
-    public init(path: String, framesPerSecond: Double, segmentLimitBytes: Int = AVIFileSink.defaultSegmentLimitBytes) throws {
+    public init(path: String, framesPerSecond: Double, timing: Timing = .constantRate,
+                segmentLimitBytes: Int = AVIFileSink.defaultSegmentLimitBytes) throws {
         guard let rate = FrameRate(framesPerSecond: framesPerSecond) else {
             throw MediaError.invalidFrame(path: path, reason: "frame rate \(framesPerSecond) is not in 0.001...1000000")
         }
@@ -59,6 +78,7 @@ public final class AVIFileSink: FrameSink {
         self.path = path
         self.frameRate = rate
         self.segmentLimitBytes = segmentLimitBytes
+        self.timing = timing
         file = try OutputFile(path: path)
     }
 
@@ -79,11 +99,12 @@ public final class AVIFileSink: FrameSink {
                 path: path,
                 reason: "frame \(framesWritten) is \(header.width)x\(header.height), the stream is \(width ?? 0)x\(height ?? 0) (all frames of an AVI must have one size)")
         }
-        let chunkBytes = 8 + frame.count + (frame.count & 1)
+        let repeats = repeatSlots(before: timestampSeconds)
+        let chunkBytes = 8 * repeats + 8 + frame.count + (frame.count & 1)
         guard frame.count < Int(UInt32.max >> 1) else {
             throw MediaError.limitExceeded(path: path, reason: "frame of \(frame.count) bytes is too large for AVI")
         }
-        if needsNewSegment(adding: chunkBytes) {
+        if needsNewSegment(adding: chunkBytes, chunks: repeats + 1) {
             try closeSegment()
             guard segments.count < AVILayout.superIndexEntries else {
                 throw MediaError.limitExceeded(
@@ -93,9 +114,15 @@ public final class AVIFileSink: FrameSink {
             try openSegment(extended: true)
         }
 
-        let offset = file.size
+        var offset = file.size
         var chunk: [UInt8] = []
         chunk.reserveCapacity(chunkBytes)
+        for _ in 0..<repeats {
+            chunk.appendFourCC("00dc")
+            chunk.appendU32LE(0)
+            segments[segments.count - 1].chunks.append((offset, 0))
+            offset += 8
+        }
         chunk.appendFourCC("00dc")
         chunk.appendU32LE(UInt32(frame.count))
         chunk.append(contentsOf: frame)
@@ -104,6 +131,7 @@ public final class AVIFileSink: FrameSink {
         try file.flush()
         segments[segments.count - 1].chunks.append((offset, frame.count))
         framesWritten += 1
+        streamLength += repeats + 1
         try patchSizesAndCounts(grownChunk: frame.count)
     }
 
@@ -202,9 +230,22 @@ public final class AVIFileSink: FrameSink {
         segments.append(Segment(riffOffset: riff, moviOffset: riff + 12))
     }
 
-    private func needsNewSegment(adding chunkBytes: Int) -> Bool {
+    /// Empty slots to insert before a frame at `timestamp` so it plays at its time.
+    private func repeatSlots(before timestamp: Double) -> Int {
+        guard timing == .followTimestamps, timestamp.isFinite else { return 0 }
+        guard let t0 = firstTimestamp else {
+            firstTimestamp = timestamp
+            return 0
+        }
+        let slot = ((timestamp - t0) * frameRate.framesPerSecond).rounded()
+        guard slot > Double(streamLength) else { return 0 }
+        let maxGap = max(1, Int(10 * frameRate.framesPerSecond))
+        return min(Int(min(slot, 1e12)) - streamLength, maxGap)
+    }
+
+    private func needsNewSegment(adding chunkBytes: Int, chunks: Int) -> Bool {
         guard let segment = segments.last, !segment.chunks.isEmpty else { return false }
-        let n = segment.chunks.count + 1
+        let n = segment.chunks.count + chunks
         let indexes = (24 + 8 + 8 * n) + (segments.count == 1 ? 8 + 16 * n : 0)
         return file.size + chunkBytes + indexes - segment.riffOffset > segmentLimitBytes
     }
@@ -214,7 +255,7 @@ public final class AVIFileSink: FrameSink {
         guard let layout, let segment = segments.last else { return }
         try file.patch(bytesU32LE(UInt32(file.size - segment.riffOffset - 8)), at: segment.riffOffset + 4)
         try file.patch(bytesU32LE(UInt32(file.size - segment.moviOffset - 8)), at: segment.moviOffset + 4)
-        let total = bytesU32LE(UInt32(framesWritten))
+        let total = bytesU32LE(UInt32(streamLength))
         if segments.count == 1 { try file.patch(total, at: layout.avih + 16) }
         try file.patch(total, at: layout.strh + 32)
         try file.patch(total, at: layout.dmlh)
@@ -244,7 +285,8 @@ public final class AVIFileSink: FrameSink {
             ix.appendU32LE(0)
             for c in segment.chunks {
                 ix.appendU32LE(UInt32(c.offset + 8 - base))
-                ix.appendU32LE(UInt32(c.size))             // bit 31 clear: key frame
+                // Bit 31 clear: key frame. Empty repeat chunks are marked as non-key.
+                ix.appendU32LE(c.size > 0 ? UInt32(c.size) : 0x8000_0000)
             }
             file.append(ix)
             try file.flush()
@@ -263,7 +305,7 @@ public final class AVIFileSink: FrameSink {
             idx.reserveCapacity(8 + 16 * n)
             idx.appendFourCC("idx1"); idx.appendU32LE(UInt32(16 * n))
             for c in segment.chunks {
-                idx.appendFourCC("00dc"); idx.appendU32LE(AVILayout.indexKeyFrame)
+                idx.appendFourCC("00dc"); idx.appendU32LE(c.size > 0 ? AVILayout.indexKeyFrame : 0)
                 idx.appendU32LE(UInt32(c.offset - moviFourCC)); idx.appendU32LE(UInt32(c.size))
             }
             file.append(idx)

@@ -125,6 +125,36 @@ struct AVITests {
         #expect(!source.issues.isEmpty)
     }
 
+    @Test("followTimestamps fills skipped slots with empty repeat chunks so frames keep their times")
+    func followTimestamps() throws {
+        let frames = try TestMedia.frames(5)
+        let slots = [0, 1, 3, 4, 10]
+        let path = try TestMedia.temporaryDirectory() + "/vfr.avi"
+        let sink = try AVIFileSink(path: path, framesPerSecond: 30, timing: .followTimestamps)
+        for (f, slot) in zip(frames, slots) { try sink.write(jpeg: f, timestampSeconds: 100 + Double(slot) / 30 + 0.004) }
+        // Early for its slot (slot 10 is taken): goes in slot 11.
+        try sink.write(jpeg: frames[0], timestampSeconds: 100 + 10.2 / 30)
+        try sink.finish()
+        #expect(sink.framesWritten == 6 && sink.streamLength == 12)
+        let source = try AVIFileSource(path: path)
+        #expect(source.info.frameCount == 6)
+        var times: [Double] = []
+        while let f = try source.nextFrame() { times.append(f.timestampSeconds) }
+        let expected = (slots + [11]).map { Double($0) / 30 }
+        #expect(zip(times, expected).allSatisfy { abs($0 - $1) < 1e-9 } && times.count == 6, "\(times)")
+        #expect(source.issues.isEmpty, "\(source.issues)")
+        if let ffprobe = FFmpegTools.ffprobe {
+            let out = try FFmpegTools.run(ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,size",
+                                                   "-of", "csv=p=0", path]).output
+            let nonEmpty = out.split(separator: "\n").compactMap { line -> Int? in
+                let parts = line.split(separator: ",")
+                guard parts.count == 2, let pts = Int(parts[0]), let size = Int(parts[1]), size > 0 else { return nil }
+                return pts
+            }
+            #expect(nonEmpty == slots + [11], "\(out)")
+        }
+    }
+
     @Test("an AVI written by ffmpeg is read frame for frame",
           .enabled(if: FFmpegTools.available, "ffmpeg not installed"))
     func readsFFmpegAVI() throws {
