@@ -18,8 +18,21 @@ struct ResamplingTable: Sendable {
     /// Largest `count`.
     var maxTaps: Int
 
-    /// Whether every output has exactly two taps (the bilinear fast path).
-    var allTwoTaps: Bool { maxTaps == 2 && !count.contains { $0 != 2 } }
+    /// The same filter with every output widened to exactly `maxTaps` taps by zero weights
+    /// (shifting the run left at the right border), so kernels can use a fixed tap count
+    /// without branches; `offset[i]` becomes `i * maxTaps`.
+    func uniform(source: Int) -> ResamplingTable {
+        let taps = maxTaps
+        var t = ResamplingTable(first: [], offset: [], count: [], weights: [], maxTaps: taps)
+        t.weights = [Int32](repeating: 0, count: first.count * taps)
+        for i in 0 ..< first.count {
+            let f = min(Int(first[i]), source - taps)
+            let shift = Int(first[i]) - f
+            for k in 0 ..< Int(count[i]) { t.weights[i * taps + shift + k] = weights[Int(offset[i]) + k] }
+            t.first.append(Int32(f)); t.offset.append(Int32(i * taps)); t.count.append(Int32(taps))
+        }
+        return t
+    }
 
     /// Bilinear interpolation under the pixel-centre convention: output pixel i samples the
     /// source at (i + 0.5) * source / target - 0.5, clamped to the first and last pixel centres.
