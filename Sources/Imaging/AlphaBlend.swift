@@ -15,18 +15,30 @@ extension RGBImage {
                 for yy in dstRect.y ..< dstRect.maxY {
                     let d = dst + 3 * (yy * w + dstRect.x)
                     let l = s + 4 * ((yy - y) * lw + (dstRect.x - x))
-                    // Branch-free so the compiler can vectorise; x / 255 rounded is
-                    // (t + (t >> 8)) >> 8 with t = x + 128, exact for 0 <= x <= 255 * 255.
-                    for i in 0 ..< dstRect.width {
-                        let a = (UInt32(l[4 * i + 3]) * scale + 128) >> 8
-                        let na = 255 - a
-                        let q = d + 3 * i, p = l + 4 * i
-                        let r = UInt32(p[0]) * a + UInt32(q[0]) * na + 128
-                        let g = UInt32(p[1]) * a + UInt32(q[1]) * na + 128
-                        let b = UInt32(p[2]) * a + UInt32(q[2]) * na + 128
-                        q[0] = UInt8(truncatingIfNeeded: (r + (r >> 8)) >> 8)
-                        q[1] = UInt8(truncatingIfNeeded: (g + (g >> 8)) >> 8)
-                        q[2] = UInt8(truncatingIfNeeded: (b + (b >> 8)) >> 8)
+                    // Overlay layers are mostly transparent: blocks of 8 fully transparent pixels
+                    // are skipped with one test; other blocks are blended branch-free, with
+                    // x / 255 rounded computed as (t + (t >> 8)) >> 8, t = x + 128 (exact for
+                    // 0 <= x <= 255 * 255).
+                    let n = dstRect.width
+                    var i0 = 0
+                    while i0 < n {
+                        let i1 = min(n, i0 + 8)
+                        var any: UInt8 = 0
+                        for i in i0 ..< i1 { any |= l[4 * i + 3] }
+                        if any != 0 {
+                            for i in i0 ..< i1 {
+                                let a = (UInt32(l[4 * i + 3]) * scale + 128) >> 8
+                                let na = 255 - a
+                                let q = d + 3 * i, p = l + 4 * i
+                                let r = UInt32(p[0]) * a + UInt32(q[0]) * na + 128
+                                let g = UInt32(p[1]) * a + UInt32(q[1]) * na + 128
+                                let b = UInt32(p[2]) * a + UInt32(q[2]) * na + 128
+                                q[0] = UInt8(truncatingIfNeeded: (r + (r >> 8)) >> 8)
+                                q[1] = UInt8(truncatingIfNeeded: (g + (g >> 8)) >> 8)
+                                q[2] = UInt8(truncatingIfNeeded: (b + (b >> 8)) >> 8)
+                            }
+                        }
+                        i0 = i1
                     }
                 }
             }
