@@ -165,4 +165,48 @@ import Testing
         masked.blend(.white, mask: GrayImage(width: 2, height: 1, pixels: [255, 0]), atX: 0, y: 0)
         #expect(masked.color(x: 0, y: 0) == .white && masked.color(x: 1, y: 0) == black)
     }
+
+    @Test func compositeMatchesReferenceFormulaAcrossBlocks() {
+        var rng = TestRandom(seed: 31)
+        let base = RGBImage(width: 50, height: 7, pixels: rng.bytes(50 * 7 * 3))
+        var layer = RGBAImage(width: 37, height: 5, pixels: rng.bytes(37 * 5 * 4))
+        // Transparent stretches (whole 8-pixel blocks and partial ones) between opaque pixels.
+        for y in 0 ..< 5 { for x in 0 ..< 37 where (x / 5 + y) % 3 == 0 { layer.pixels[4 * (y * 37 + x) + 3] = 0 } }
+        for opacity: Float in [1, 0.6] {
+            var img = base
+            img.composite(layer, atX: 9, y: 1, opacity: opacity)
+            let scale = Int(opacity * 256 + 0.5)
+            for y in 0 ..< 7 {
+                for x in 0 ..< 50 {
+                    let lx = x - 9, ly = y - 1
+                    for k in 0 ..< 3 {
+                        let d = Int(base.pixels[3 * (y * 50 + x) + k])
+                        var expected = d
+                        if lx >= 0 && lx < 37 && ly >= 0 && ly < 5 {
+                            let p = 4 * (ly * 37 + lx)
+                            let a = (Int(layer.pixels[p + 3]) * scale + 128) >> 8
+                            expected = Int((Double(Int(layer.pixels[p + k]) * a + d * (255 - a)) / 255).rounded())
+                        }
+                        #expect(Int(img.pixels[3 * (y * 50 + x) + k]) == expected, "x=\(x) y=\(y) k=\(k)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func longBlendRunsMatchShortOnes() {
+        var rng = TestRandom(seed: 33)
+        let base = RGBImage(width: 53, height: 3, pixels: rng.bytes(53 * 3 * 3))
+        let c = RGBColor(r: 250, g: 3, b: 128)
+        var wide = base
+        wide.fillRectangle(PixelRect(x: 0, y: 0, width: 53, height: 3), color: c, opacity: 0.3)
+        let a = Int(Float(0.3) * 256 + 0.5)
+        for i in 0 ..< 53 * 3 {
+            let channel = [Int(c.r), Int(c.g), Int(c.b)]
+            for k in 0 ..< 3 {
+                let d = Int(base.pixels[3 * i + k])
+                #expect(Int(wide.pixels[3 * i + k]) == (d * (256 - a) + channel[k] * a + 128) >> 8)
+            }
+        }
+    }
 }
