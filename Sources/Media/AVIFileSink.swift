@@ -71,7 +71,7 @@ public final class AVIFileSink: FrameSink {
     public init(path: String, framesPerSecond: Double, timing: Timing = .constantRate,
                 segmentLimitBytes: Int = AVIFileSink.defaultSegmentLimitBytes) throws {
         guard let rate = FrameRate(framesPerSecond: framesPerSecond) else {
-            throw MediaError.invalidFrame(path: path, reason: "frame rate \(framesPerSecond) is not in 0.001...1000000")
+            throw MediaError.unsupported(path: path, reason: "frame rate \(framesPerSecond) is not in 0.001...1000000")
         }
         precondition(segmentLimitBytes >= 64 << 10 && segmentLimitBytes <= 0xFFFF_0000,
                      "segment limit must be between 64 KiB and 4 GiB (RIFF sizes are 32-bit)")
