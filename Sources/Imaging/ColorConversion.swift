@@ -76,6 +76,14 @@ extension RGBImage {
     }
 }
 
+extension RGBImage {
+    /// An RGBA image composited over a solid `background` (straight alpha, see `composite`).
+    public init(flattening rgba: RGBAImage, over background: RGBColor) {
+        self.init(width: rgba.width, height: rgba.height, fill: (background.r, background.g, background.b))
+        composite(rgba, atX: 0, y: 0)
+    }
+}
+
 extension RGBAImage {
     /// An RGB image with one constant alpha (opaque by default).
     public init(rgb: RGBImage, alpha: UInt8 = 255) {

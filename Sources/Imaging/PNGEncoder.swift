@@ -2,7 +2,8 @@
 ///
 /// Each row gets the PNG filter (None, Sub, Up, Average, Paeth) with the smallest sum of absolute
 /// residuals — the usual libpng heuristic — and the filtered stream is compressed with `Zlib`.
-/// Chunk CRCs are CRC-32 over type and data as the PNG spec requires.
+/// Chunk CRCs are CRC-32 over type and data as the PNG spec requires. The image must not be
+/// empty (PNG has no zero-pixel images; `ImageFiles.write` reports that as an error instead).
 public enum PNGEncoder {
     public static func encode(_ image: GrayImage) -> [UInt8] {
         encode(width: image.width, height: image.height, colorType: 0, channels: 1, pixels: image.pixels)

@@ -49,6 +49,10 @@ import Testing
         #expect(RGBImage(dropAlpha: rgba) == rgb)
         #expect(GrayImage(luma: rgba) == gray)
         #expect(RGBAImage(gray: gray)[1, 0] == (150, 150, 150, 255))
+        var layer = RGBAImage(width: 2, height: 1)
+        layer[0, 0] = (200, 100, 0, 255)
+        layer[1, 0] = (200, 100, 0, 0)
+        #expect(RGBImage(flattening: layer, over: .blue).pixels == [200, 100, 0, 0, 0, 255])
     }
 
     @Test func pixelRectAlgebra() {
