@@ -13,6 +13,11 @@ extension RGBImage {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite, thickness > 0, opacity > 0 else { return }
         let r = thickness / 2
         let reach = antialiased ? r + 0.5 : r
+        // Clip the segment to the image grown by the stroke's reach, so far-off endpoints cost
+        // nothing and do not cost Float precision; a cap cut off this way lies off-image anyway.
+        let margin = reach + 1
+        guard let (a, b) = clipSegment(a, b, minX: -margin, minY: -margin, maxX: Float(width - 1) + margin,
+                                       maxY: Float(height - 1) + margin) else { return }
         let d = b - a
         let length = (d * d).sum().squareRoot()
         let u = length > 0 ? d / length : SIMD2<Float>(1, 0)
@@ -85,4 +90,23 @@ extension RGBImage {
                      opacity: opacity, antialiased: antialiased)
         }
     }
+}
+
+/// Liang–Barsky clipping of the segment p0–p1 to a rectangle; nil when nothing is inside.
+/// A degenerate segment (a point) is kept when the point is inside.
+func clipSegment(_ p0: SIMD2<Float>, _ p1: SIMD2<Float>, minX: Float, minY: Float, maxX: Float,
+                 maxY: Float) -> (SIMD2<Float>, SIMD2<Float>)? {
+    let d = p1 - p0
+    var t0: Float = 0, t1: Float = 1
+    func clip(_ p: Float, _ q: Float) -> Bool {
+        // Inside when p * t <= q.
+        if p == 0 { return q >= 0 }
+        let t = q / p
+        if p < 0 { if t > t1 { return false }; if t > t0 { t0 = t } } else { if t < t0 { return false }; if t < t1 { t1 = t } }
+        return true
+    }
+    guard clip(-d.x, p0.x - minX), clip(d.x, maxX - p0.x), clip(-d.y, p0.y - minY), clip(d.y, maxY - p0.y) else {
+        return nil
+    }
+    return (t0 > 0 ? p0 + t0 * d : p0, t1 < 1 ? p0 + t1 * d : p1)
 }

@@ -46,6 +46,10 @@ import Testing
         }
         img.drawLine(from: SIMD2(-100, 4), to: SIMD2(100, 4), color: .yellow)
         #expect((0 ..< 16).allSatisfy { img.color(x: $0, y: 4) == .yellow })
+        // Far endpoints are clipped first, so precision holds: a crisp 1-pixel column.
+        img.drawLine(from: SIMD2(7, -3e7), to: SIMD2(7, 5e7), color: .cyan)
+        #expect((0 ..< 9).allSatisfy { img.color(x: 7, y: $0) == .cyan })
+        #expect((0 ..< 9).allSatisfy { img.color(x: 6, y: $0) != .cyan && img.color(x: 8, y: $0) != .cyan })
         img.fillRectangle(PixelRect(x: -5, y: -5, width: 100, height: 3), color: .white)
         img.drawRectangle(PixelRect(x: 10, y: 5, width: 50, height: 50), color: .white, thickness: 3)
         img.composite(RGBAImage(width: 40, height: 40), atX: -20, y: -20)
