@@ -11,22 +11,9 @@ extension GrayImage {
         let n = rgb.width * rgb.height
         rgb.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
-                guard n > 0 else { return }
-                let s = src.baseAddress!, d = dst.baseAddress!
-                // Fixed-size blocks let the compiler turn the stride-3 loads into shuffles.
-                var i = 0
-                while i + 16 <= n {
-                    let sp = s + 3 * i, dp = d + i
-                    for k in 0 ..< 16 {
-                        let r = UInt32(sp[3 * k]), g = UInt32(sp[3 * k + 1]), b = UInt32(sp[3 * k + 2])
-                        dp[k] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
-                    }
-                    i += 16
-                }
-                while i < n {
-                    let r = UInt32(s[3 * i]), g = UInt32(s[3 * i + 1]), b = UInt32(s[3 * i + 2])
-                    d[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
-                    i += 1
+                for i in 0 ..< n {
+                    let r = UInt32(src[3 * i]), g = UInt32(src[3 * i + 1]), b = UInt32(src[3 * i + 2])
+                    dst[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
                 }
             }
         }
