@@ -73,6 +73,7 @@ struct ConvertCommand: ParsableCommand {
         let encoder = TurboJPEGEncoder()
         var rgb = RGBImage(width: 0, height: 0)
         var skipped = 0
+        var encodedRaw = false
         var width: Int?, height: Int?
         while true {
             if let maxFrames, sink.framesWritten >= maxFrames { break }
@@ -94,8 +95,10 @@ struct ConvertCommand: ParsableCommand {
                 }
             case .rgb(let image):
                 jpeg = try encoder.encode(image, quality: quality ?? 90)
+                encodedRaw = true
             case .gray(let image):
                 jpeg = try encoder.encode(image, quality: quality ?? 90)
+                encodedRaw = true
             }
             if !jpeg.isEmpty {
                 try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds)
@@ -114,7 +117,11 @@ struct ConvertCommand: ParsableCommand {
         line += " at \(formatRate(rate)) fps"
         if let bytes = outputBytes(output) { line += ", \(formatBytes(bytes))" }
         line += String(format: " in %.2f s", seconds)
-        line += quality.map { ", re-encoded at quality \($0)" } ?? ", copied"
+        if let quality {
+            line += ", re-encoded at quality \(quality)"
+        } else {
+            line += encodedRaw ? ", encoded at quality 90" : ", copied"
+        }
         if skipped > 0 { line += ", \(skipped) undecodable frames skipped" }
         if !source.issues.isEmpty { line += ", \(source.issues.count) input issues" }
         if Interrupt.requested { line += " (interrupted; output finished)" }

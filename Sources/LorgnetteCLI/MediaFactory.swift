@@ -27,6 +27,7 @@ struct SourceKind: Sendable {
 enum MediaFactory {
     /// Input kinds, tried in order; the first whose `matches` accepts the spec opens it.
     static let sourceKinds: [SourceKind] = [
+        SourceKind(name: "embedded demo source", matches: DemoInput.matches, open: DemoInput.open),
         SourceKind(name: "raw MJPEG stream", matches: { hasExtension($0, ["mjpeg", "mjpg"]) },
                    open: { try MJPEGStreamSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
         SourceKind(name: "AVI", matches: { hasExtension($0, ["avi"]) },
@@ -37,7 +38,7 @@ enum MediaFactory {
                    open: { try ImageFolderSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
     ]
 
-    static let inputHelp = ".mjpeg/.mjpg raw stream, .avi (MJPEG), .jpg/.jpeg image, or a folder of JPEG images"
+    static let inputHelp = "demo (the embedded demo source), .mjpeg/.mjpg raw stream, .avi (MJPEG), .jpg/.jpeg image, or a folder of JPEG images"
     static let outputHelp = ".mjpeg/.mjpg raw stream, .avi (MJPEG, OpenDML past 1 GB), or a folder (frame_000000.jpg, ...)"
 
     /// Opens `spec` with the first matching kind. Throws a one-line error for a missing file,
