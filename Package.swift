@@ -34,6 +34,12 @@ let package = Package(
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
+        // Face anchor: geometry, metric mean face, pose, smoothing, tracking loop.
+        .target(name: "Geometry", swiftSettings: optimized),
+        .target(name: "FaceModel", dependencies: ["Geometry", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "PoseEstimation", dependencies: ["Geometry", "FaceModel"], swiftSettings: optimized),
+        .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
+
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
@@ -46,6 +52,7 @@ let package = Package(
             dependencies: [
                 "Imaging", "Media", "JPEGCodec", "Capture",
                 "FaceData", "FaceDetection", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
+                "Geometry", "FaceModel", "PoseEstimation", "Smoothing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -57,6 +64,10 @@ let package = Package(
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
         .testTarget(name: "LandmarksTests", dependencies: ["Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "Imaging", "JPEGCodec"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
+        .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
+        .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
