@@ -18,6 +18,8 @@ if [ "${1:-}" = "--inside" ]; then
   # vivid's emulated unplug: the node is unregistered until a handle closes while it is the only
   # one open. Hold a handle for a moment so the recorder sees the unplug before that happens.
   unplug() { ( exec 3<>/dev/video0; v4l2-ctl -d /dev/video0 --set-ctrl disconnect=1; sleep 1.5 ) || true; }
+  # Wait (up to 60 s, the VM can be slow) until the recorder has written its first frames.
+  await_frames() { for _ in $(seq 600); do [ -s "$1" ] && [ "$(stat -c %s "$1")" -gt 20000 ] && return 0; sleep 0.1; done; return 1; }
   echo "=== v4l2 devices"; v4l2-ctl --list-devices || true
   FEEDER=${VIVID_TOOLS_BIN:-${TMPDIR:-/tmp}/vivid-vm-tools}/mjpeg-feeder
   if [ -e /dev/video1 ]; then "$FEEDER" /dev/video1 640 480 30 0 & FEED=$!; sleep 0.5; fi
@@ -30,9 +32,17 @@ if [ "${1:-}" = "--inside" ]; then
   "$LORGNETTE" devices || fail "devices"
   "$LORGNETTE" devices --json > "$OUT/devices.json" || fail "devices --json"
 
-  echo "=== record YUYV 640x480 from vivid (measurement)"
+  echo "=== benchmark: capture only (--discard), YUYV 320x180 @ 60 fps and 640x480 @ 25 fps from vivid"
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 60 --frames 120 --discard || fail "benchmark 320x180"
+  "$LORGNETTE" record --device /dev/video0 --size 640x480 --fps 25 --frames 60 --discard || fail "benchmark 640x480"
+  if [ -e /dev/video1 ]; then
+    echo "=== benchmark: capture only (--discard), MJPEG 640x480 passthrough from v4l2loopback"
+    "$LORGNETTE" record --device /dev/video1 --format mjpeg --frames 30 --timeout 5 --discard || fail "benchmark mjpeg"
+  fi
+
+  echo "=== record YUYV 640x480 from vivid to AVI (JPEG-encoding every frame)"
   "$LORGNETTE" record --device /dev/video0 --size 640x480 --fps 30 --frames 20 -o "$OUT/yuyv.avi" || fail "record yuyv"
-  echo "=== record YUYV 320x180 @ 60 fps from vivid (measurement)"
+  echo "=== record YUYV 320x180 @ 60 fps from vivid to AVI"
   "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 60 --frames 60 -o "$OUT/small.avi" || fail "record small"
   if [ -e /dev/video1 ]; then
     echo "=== record MJPEG 640x480 from v4l2loopback (passthrough)"
@@ -48,14 +58,14 @@ if [ "${1:-}" = "--inside" ]; then
 
   echo "=== unplug mid-recording (no --reconnect): must fail clearly, file must stay playable"
   "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 30 --seconds 30 -o "$OUT/unplug.avi" > "$OUT/unplug.txt" 2> "$OUT/unplug.err" & REC=$!
-  sleep 3; unplug
+  await_frames "$OUT/unplug.avi" || fail "no frames recorded before the unplug"; unplug
   if wait $REC; then fail "record survived an unplug without --reconnect"; fi
   cat "$OUT/unplug.txt" "$OUT/unplug.err" | grep -v "^libv4l2"
   grep -q "disconnected" "$OUT/unplug.err" || fail "unplug was not reported as a disconnect"
 
   echo "=== unplug mid-recording with --reconnect: must carry on"
-  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 30 --seconds 6 --reconnect -o "$OUT/reconnect.avi" > "$OUT/reconnect.txt" 2> "$OUT/reconnect.err" & REC=$!
-  sleep 3; unplug
+  "$LORGNETTE" record --device /dev/video0 --size 320x180 --fps 30 --seconds 8 --reconnect -o "$OUT/reconnect.avi" > "$OUT/reconnect.txt" 2> "$OUT/reconnect.err" & REC=$!
+  await_frames "$OUT/reconnect.avi" || fail "no frames recorded before the unplug"; unplug
   wait $REC || fail "record --reconnect failed"
   cat "$OUT/reconnect.txt"; grep -v "^libv4l2" "$OUT/reconnect.err" || true
   grep -q "1 reconnects" "$OUT/reconnect.txt" || fail "no reconnect counted"
@@ -65,6 +75,8 @@ if [ "${1:-}" = "--inside" ]; then
 fi
 
 # ---- on the host ---------------------------------------------------------------------------
+T0=$(date +%s)
+stamp() { echo "capture-integration [+$(( $(date +%s) - T0 ))s]: $*"; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 cd "$REPO"
 SCRATCH=${LORGNETTE_SCRATCH:-.build}
@@ -83,7 +95,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # Tests run from the debug bundle; `record` (whose numbers are the measurement) from a release build.
-echo "capture-integration: building the test bundle (debug) and lorgnette (release), scratch path $SCRATCH"
+stamp "building the test bundle (debug) and lorgnette (release), scratch path $SCRATCH"
 swift build --scratch-path "$SCRATCH" --build-tests 2>&1 | grep -E "error:" || true
 swift build --scratch-path "$SCRATCH" -c release --product lorgnette 2>&1 | grep -E "error:" || true
 BIN=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
@@ -97,7 +109,7 @@ export VIVID_TOOLS_BIN=${VIVID_TOOLS_BIN:-${TMPDIR:-/tmp}/vivid-vm-tools}
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/capture-integration.XXXXXX")
 [ "${KEEP_OUT:-0}" = 1 ] || trap 'rm -rf "$OUT"' EXIT
-echo "capture-integration: running in the vivid VM (output $OUT)"
+stamp "running in the vivid VM (output $OUT)"
 set +e
 VIVID_VM_LOOPBACK=1 VIVID_VM_RW="$OUT" VIVID_VM_TIMEOUT=${VIVID_VM_TIMEOUT:-900} VIVID_VM_QUIET=1 \
   "$V/run-in-vivid-vm.sh" "$REPO/.ci/capture-integration.sh" --inside "$OUT" "$RELEASE_BIN/lorgnette" "$BUNDLE"
@@ -118,5 +130,5 @@ for f in yuyv.avi small.avi mjpeg.mjpeg drops.avi unplug.avi reconnect.avi; do
   echo "capture-integration: $f plays, $n frames"
   [ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "capture-integration: $f does not play" >&2; status=1; }
 done
-[ $status -eq 0 ] && echo "capture-integration: OK" || echo "capture-integration: FAILED" >&2
+[ $status -eq 0 ] && stamp "OK" || stamp "FAILED" >&2
 exit $status

@@ -22,7 +22,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(path: String, requested: String, available: [String])
     /// No frame within the timeout.
     case timeout(path: String, seconds: Double, framesSoFar: Int)
-    /// The device went away mid-stream (ENODEV, or POLLERR / POLLHUP from poll): unplugged.
+    /// The device went away after it was opened (ENODEV, or POLLERR / POLLHUP from poll): unplugged.
     case disconnected(path: String)
     /// The driver reported an unrecoverable streaming error (EIO from VIDIOC_DQBUF, or POLLERR
     /// while the device is still there).
@@ -49,7 +49,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             let when = framesSoFar == 0 ? "no frame at all" : "no new frame after \(framesSoFar) frames"
             return "\(path): \(when) within \(formatSeconds(seconds)) s (camera stalled, covered or starved of USB bandwidth?)"
         case .disconnected(let path):
-            return "\(path) was disconnected (unplugged) while streaming"
+            return "\(path) was disconnected (unplugged)"
         case .streamFailed(let path, let reason):
             return "\(path): streaming failed: \(reason)"
         case .system(let path, let operation, let code, let message):

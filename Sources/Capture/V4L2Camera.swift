@@ -261,7 +261,12 @@ public final class V4L2Camera: FrameSource {
                       formats: [FormatDescription]) throws(CaptureError) -> NegotiatedFormat {
         var adjustments: [String] = []
         if request.format == nil && choice.fourcc != .mjpeg && choice.fourcc != .jpeg {
-            adjustments.append("no MJPEG at this size: using \(choice.fourcc)\(choice.emulated ? " converted by libv4l2" : "")")
+            let how = "\(choice.fourcc)\(choice.emulated ? " converted by libv4l2" : "")"
+            if formats.contains(where: { $0.fourcc == .mjpeg || $0.fourcc == .jpeg }) {
+                adjustments.append("MJPEG comes less close to \(request.width)x\(request.height) at the rate asked: using \(how)")
+            } else {
+                adjustments.append("the device offers no MJPEG: using \(how)")
+            }
         }
         var fmt = v4l2_format()
         fmt.type = LV_BUF_TYPE_VIDEO_CAPTURE

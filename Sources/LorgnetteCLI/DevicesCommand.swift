@@ -23,6 +23,7 @@ struct DevicesCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.keyEncodingStrategy = .convertToSnakeCase
             let listing = DeviceListing(devices: devices.map(DeviceListing.Device.init), problems: problems)
             print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             return
@@ -66,14 +67,14 @@ struct DevicesCommand: ParsableCommand {
     }
 }
 
-/// The JSON shape of `lorgnette devices --json`: rates are given both as V4L2 intervals and as fps.
+/// The JSON shape of `lorgnette devices --json` (snake_case keys): rates are given both as V4L2 intervals and as fps.
 private struct DeviceListing: Encodable {
     struct Size: Encodable {
         var width: Int
         var height: Int
         var fps: [Double]
         var intervals: [String]
-        var interval_range: IntervalRange?
+        var intervalRange: IntervalRange?
     }
 
     struct Format: Encodable {
@@ -82,34 +83,34 @@ private struct DeviceListing: Encodable {
         var compressed: Bool
         var emulated: Bool
         var sizes: [Size]
-        var size_range: SizeRange?
+        var sizeRange: SizeRange?
     }
 
     struct Device: Encodable {
         var path: String
-        var stable_names: [String]
+        var stableNames: [String]
         var name: String
         var driver: String
-        var driver_version: String
+        var driverVersion: String
         var bus: String
         var capabilities: [String]
         var formats: [Format]
 
         init(_ d: DeviceDescription) {
             path = d.devicePath
-            stable_names = d.stableNames
+            stableNames = d.stableNames
             name = d.name
             driver = d.driver
-            driver_version = d.driverVersion
+            driverVersion = d.driverVersion
             bus = d.bus
             capabilities = d.capabilities
             formats = d.formats.map { f in
                 Format(fourcc: f.fourcc.description, description: f.description, compressed: f.compressed, emulated: f.emulated,
                        sizes: f.sizes.map { s in
                            Size(width: s.width, height: s.height, fps: s.intervals.compactMap(\.framesPerSecond),
-                                intervals: s.intervals.map(\.description), interval_range: s.intervalRange)
+                                intervals: s.intervals.map(\.description), intervalRange: s.intervalRange)
                        },
-                       size_range: f.sizeRange)
+                       sizeRange: f.sizeRange)
             }
         }
     }

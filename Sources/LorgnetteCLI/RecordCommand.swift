@@ -51,9 +51,14 @@ struct RecordCommand: ParsableCommand {
     var reconnect = false
 
     @Option(name: .shortAndLong, help: "Output file: .avi or .mjpeg (or a folder).")
-    var output: String
+    var output: String?
+
+    @Flag(help: "Capture and measure only: frames are handed over and dropped, nothing is encoded or written (a benchmark of capture itself).")
+    var discard = false
 
     func validate() throws {
+        if output == nil && !discard { throw ValidationError("give --output FILE (or --discard to only measure)") }
+        if output != nil && discard { throw ValidationError("--discard writes nothing; drop --output") }
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
@@ -109,7 +114,7 @@ struct RecordCommand: ParsableCommand {
         printError("recording \(device): \(opened)")
         for note in opened.adjustments { printError("note: \(note)") }
 
-        let sink = try MediaFactory.makeSink(output, framesPerSecond: opened.framesPerSecond ?? fps)
+        let sink: FrameSink? = try output.map { try MediaFactory.makeSink($0, framesPerSecond: opened.framesPerSecond ?? fps) }
         Interrupt.install()
         let encoder = TurboJPEGEncoder()
         var overheads: [Double] = []
@@ -118,8 +123,9 @@ struct RecordCommand: ParsableCommand {
         var failure: Error?
         let wallStart = Date()
 
+        var delivered = 0
         while !Interrupt.requested {
-            if let frames, sink.framesWritten >= frames { break }
+            if let frames, delivered >= frames { break }
             let frame: Frame
             do {
                 guard let next = try camera.nextFrame() else { break }
@@ -128,25 +134,27 @@ struct RecordCommand: ParsableCommand {
                 failure = error
                 break
             }
+            delivered += 1
             if let timing = camera.lastTiming {
                 overheads.append(Double(timing.overheadNanoseconds) / 1e6)
                 if let age = timing.ageNanoseconds { ages.append(Double(age) / 1e6) }
             }
+            let start = firstTimestamp ?? frame.timestampSeconds
+            firstTimestamp = start
+            if let seconds, frame.timestampSeconds - start >= seconds { break }
+            guard let sink else { continue }
             let jpeg: [UInt8]
             switch frame.payload {
             case .jpeg(let bytes): jpeg = bytes
             case .rgb(let image): jpeg = try encoder.encode(image, quality: quality)
             case .gray(let image): jpeg = try encoder.encode(image, quality: quality)
             }
-            let start = firstTimestamp ?? frame.timestampSeconds
-            firstTimestamp = start
             try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds - start)
-            if let seconds, frame.timestampSeconds - start >= seconds { break }
         }
         // Finish before reporting a failure: the file must stay playable either way.
-        try sink.finish()
+        try sink?.finish()
         printIssues(camera.issues)
-        print(Self.summary(camera.statistics, written: sink.framesWritten, output: output,
+        print(Self.summary(camera.statistics, written: sink?.framesWritten, output: output,
                            wallSeconds: Date().timeIntervalSince(wallStart), interrupted: Interrupt.requested))
         if let line = Self.timingLine(overheads: overheads, ages: ages) { print(line) }
         if let failure {
@@ -155,12 +163,13 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    static func summary(_ s: CaptureStatistics, written: Int, output: String, wallSeconds: Double, interrupted: Bool) -> String {
+    static func summary(_ s: CaptureStatistics, written: Int?, output: String?, wallSeconds: Double, interrupted: Bool) -> String {
         var line = "captured \(s.delivered) frames, dropped \(s.dropped), superseded \(s.superseded)"
         if s.flaggedError > 0 || s.malformed > 0 { line += ", skipped \(s.flaggedError) error-flagged and \(s.malformed) malformed" }
         if s.reconnects > 0 { line += ", \(s.reconnects) reconnects" }
         line += s.measuredFramesPerSecond.map { ", measured \(String(format: "%.2f", $0)) fps" } ?? ", measured rate n/a"
-        line += "; wrote \(written) frames to \(output) in \(String(format: "%.2f", wallSeconds)) s"
+        if let written, let output { line += "; wrote \(written) frames to \(output)" }
+        line += " in \(String(format: "%.2f", wallSeconds)) s"
         if interrupted { line += " (interrupted)" }
         return line
     }

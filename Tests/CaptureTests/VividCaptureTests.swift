@@ -61,7 +61,7 @@ struct VividCaptureTests {
         let camera = try V4L2Camera(path: path, request: CaptureRequest(width: 320, height: 180, framesPerSecond: 30))
         defer { camera.close() }
         #expect(camera.format.fourcc == .yuyv)
-        #expect(camera.format.adjustments.contains { $0.contains("no MJPEG") })
+        #expect(camera.format.adjustments.contains { $0.contains("offers no MJPEG") })
         #expect(try camera.nextFrame() != nil)
     }
 
@@ -152,6 +152,24 @@ struct VividCaptureTests {
         var resumed = false
         for _ in 0..<6 where !resumed { resumed = (try? camera.nextFrame()) != nil }
         #expect(resumed)
+    }
+
+    @Test func fatalDriverErrorIsAStreamFailure() throws {
+        let camera = try V4L2Camera(path: path, request: CaptureRequest(width: 320, height: 180, framesPerSecond: 30, format: .yuyv))
+        defer { camera.close() }
+        _ = try camera.nextFrame()
+        let panel = try V4L2ControlPanel(path: path)
+        try panel.set("inject_fatal_streaming_error", to: 1)
+        panel.close()
+        var error: CaptureError?
+        for _ in 0..<10 where error == nil {
+            do { _ = try camera.nextFrame() } catch let e as CaptureError { error = e }
+        }
+        guard case .streamFailed(let failedPath, _)? = error else {
+            Issue.record("expected streamFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(failedPath == path)
     }
 
     @Test func unplugIsReportedAsDisconnected() throws {
