@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "FaceModel", dependencies: ["Geometry", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "PoseEstimation", dependencies: ["Geometry", "FaceModel"], swiftSettings: optimized),
         .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
+        .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
@@ -52,7 +53,7 @@ let package = Package(
             dependencies: [
                 "Imaging", "Media", "JPEGCodec", "Capture",
                 "FaceData", "FaceDetection", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
-                "Geometry", "FaceModel", "PoseEstimation", "Smoothing",
+                "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -68,6 +69,7 @@ let package = Package(
         .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,264 @@
+import ArgumentParser
+import Capture
+import FaceDetection
+import FaceModel
+import FaceTracking
+import Foundation
+import Geometry
+import Imaging
+import JPEGCodec
+import Landmarks
+import Media
+import PoseEstimation
+import Smoothing
+
+/// `lorgnette track`: the face anchor on a video or a camera, as annotated frames and/or JSON lines.
+struct TrackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Track faces: landmarks, metric head pose and identity per frame (the face anchor).",
+        discussion: """
+            Detects faces only when none is tracked, then follows each one with the landmark regressor \
+            started from its previous shape; a face whose rigid pose fit gets a confidence below \
+            --loss-confidence is dropped and re-detected. Landmarks and pose are smoothed by One Euro \
+            filters driven by the frame timestamps (--no-smoothing to compare).
+            With --json, one line per frame:
+            {"frame": i, "time": t_seconds, "faces": [{"id": k, "landmarks": [[x, y]...68], \
+            "pupils": [[x, y], [x, y]], "pose": {"rotation_deg": [pitch, yaw, roll], \
+            "translation_mm": [x, y, z]}, "confidence": c, "state": "detected|tracked"}]}
+            Pixels are 0-based (top-left pixel centre at (0, 0)); pupils are the mean face's pupils \
+            projected with the pose, image-left first. Pose: camera frame x right, y down, z forward (mm); \
+            pitch > 0 looks down, yaw > 0 turns to the image left, roll > 0 tilts clockwise.
+            Camera: --camera FILE (JSON fx, fy, cx, cy, optional k1, k2, p1, p2, width, height) or \
+            --fov DEG (horizontal); default \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))° for an unknown webcam.
+            """
+    )
+
+    @Option(help: "Input: \(MediaFactory.inputHelp).")
+    var input: String?
+
+    @Option(help: "Camera device (/dev/videoN) instead of --input.")
+    var device: String?
+
+    @Option(help: "Camera capture size for --device.")
+    var size = "640x480"
+
+    @Option(help: "Annotated output: \(MediaFactory.outputHelp).")
+    var output: String?
+
+    @Option(help: "Write one JSON line per frame to this file ('-' for standard output).")
+    var json: String?
+
+    @Option(help: "Overlay items on --output, comma-separated: landmarks, pose, box, pupils, fps (or none).")
+    var overlay = "landmarks,pose,box,fps"
+
+    @Option(help: "Camera calibration JSON file.")
+    var camera: String?
+
+    @Option(help: "Horizontal field of view in degrees (when there is no --camera file).")
+    var fov: Double?
+
+    @Flag(name: .customLong("no-smoothing"), help: "Report raw per-frame landmarks and pose.")
+    var noSmoothing = false
+
+    @Option(name: .customLong("landmark-min-cutoff"), help: "Landmark One Euro still cutoff, Hz.")
+    var landmarkMinCutoff = 1.5
+    @Option(name: .customLong("landmark-beta"), help: "Landmark One Euro beta, per face size (inter-ocular) per second.")
+    var landmarkBeta = 2.0
+    @Option(name: .customLong("pose-min-cutoff"), help: "Pose One Euro still cutoff (rotation and translation), Hz.")
+    var poseMinCutoff = 1.0
+    @Option(name: .customLong("pose-beta"), help: "Pose One Euro beta: per rad/s for rotation, per face size/s for translation.")
+    var poseBeta = 1.5
+
+    @Option(name: .customLong("loss-confidence"), help: "Drop a tracked face below this pose confidence (0-1).")
+    var lossConfidence = 0.2
+
+    @Option(name: .customLong("max-faces"), help: "Most faces tracked at once.")
+    var maxFaces = 4
+
+    @Option(name: .customLong("redetect-every"), help: "Also look for new faces every N frames while there is room (0: only when none is tracked).")
+    var redetectEvery = 0
+
+    @Option(name: .customLong("landmark-model"), help: "Landmark model file (default: Models/landmarks.lmrk).")
+    var landmarkModel: String?
+
+    @Option(name: .customLong("detector-model"), help: "Face detector model file (default: Models/face-detector.fdet).")
+    var detectorModel: String?
+
+    @Option(name: .customLong("mean-face"), help: "Mean face file (default: Models/mean-face.json).")
+    var meanFace: String?
+
+    @Option(help: "Stop after this many frames.")
+    var frames: Int?
+
+    @Option(help: "JPEG quality of --output frames.")
+    var quality = 85
+
+    func validate() throws {
+        if (input == nil) == (device == nil) { throw ValidationError("give exactly one of --input FILE or --device PATH") }
+        if output == nil && json == nil { throw ValidationError("give --output and/or --json") }
+        if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
+        if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
+        for v in [landmarkMinCutoff, poseMinCutoff] where !(v > 0 && v.isFinite) { throw ValidationError("cutoffs must be positive") }
+        for v in [landmarkBeta, poseBeta] where !(v >= 0 && v.isFinite) { throw ValidationError("betas must be non-negative") }
+        if !(0...1).contains(lossConfidence) { throw ValidationError("--loss-confidence must be in 0...1") }
+        if maxFaces < 1 { throw ValidationError("--max-faces must be at least 1") }
+        if redetectEvery < 0 { throw ValidationError("--redetect-every must be 0 or positive") }
+        if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
+        _ = try TrackOverlay(list: overlay)
+    }
+
+    func run() throws {
+        do {
+            try track()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("track: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func modelPath(_ given: String?, _ name: String) throws -> String {
+        if let given {
+            guard FileManager.default.fileExists(atPath: given) else { throw CLIError("missing model file \(given)") }
+            return given
+        }
+        return try ModelsDirectory.file(name).path
+    }
+
+    private func track() throws {
+        let overlayItems = try TrackOverlay(list: overlay)
+        let cascade = try LandmarkCascade(contentsOf: try modelPath(landmarkModel, "landmarks.lmrk"))
+        let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet")))
+        let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
+
+        let source: FrameSource
+        if let device {
+            let (w, h) = try RecordCommand.parseSize(size)
+            source = try V4L2Camera(path: device, request: CaptureRequest(width: w, height: h, framesPerSecond: 30))
+        } else {
+            source = try MediaFactory.openSource(input!).source
+        }
+        defer { source.close() }
+
+        var config = FaceTrackerConfiguration()
+        config.smoothing = !noSmoothing
+        config.landmarkFilter = OneEuroParameters(minCutoffHz: landmarkMinCutoff, beta: landmarkBeta)
+        config.poseTranslationFilter = OneEuroParameters(minCutoffHz: poseMinCutoff, beta: poseBeta)
+        config.poseRotationFilter = OneEuroParameters(minCutoffHz: poseMinCutoff, beta: poseBeta)
+        config.lossConfidence = lossConfidence
+        config.maxFaces = maxFaces
+        config.redetectInterval = redetectEvery
+
+        var tracker: FaceTracker?
+        var sink: FrameSink?
+        var jsonHandle: FileHandle?
+        if let json {
+            if json == "-" { jsonHandle = FileHandle.standardOutput } else {
+                guard FileManager.default.createFile(atPath: json, contents: nil), let h = FileHandle(forWritingAtPath: json) else {
+                    throw CLIError("cannot write \(json)")
+                }
+                jsonHandle = h
+            }
+        }
+        defer { if json != "-" { try? jsonHandle?.close() } }
+
+        let decoder = TurboJPEGDecoder()
+        let encoder = TurboJPEGEncoder()
+        Interrupt.install()
+        var index = 0, withFace = 0
+        var firstTime: Double?
+        var trackingSeconds = 0.0
+        var recentFPS: [Double] = []
+        while !Interrupt.requested {
+            if let frames, index >= frames { break }
+            guard let frame = try source.nextFrame() else { break }
+            let t0 = firstTime ?? frame.timestampSeconds
+            firstTime = t0
+            let time = frame.timestampSeconds - t0
+            var rgb: RGBImage?
+            let gray: GrayImage
+            switch frame.payload {
+            case .jpeg(let bytes):
+                if output != nil {
+                    var image = RGBImage(width: 1, height: 1)
+                    try decoder.decodeRGB(bytes, scale: .full, into: &image)
+                    rgb = image
+                    gray = GrayImage(luma: image)
+                } else {
+                    var image = GrayImage(width: 1, height: 1)
+                    try decoder.decodeGray(bytes, scale: .full, into: &image)
+                    gray = image
+                }
+            case .rgb(let image):
+                rgb = image
+                gray = GrayImage(luma: image)
+            case .gray(let image):
+                gray = image
+                rgb = output != nil ? RGBImage(gray: image) : nil
+            }
+            if tracker == nil {
+                let intrinsics = try cameraIntrinsics(width: gray.width, height: gray.height)
+                tracker = FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face),
+                                      camera: intrinsics, configuration: config)
+                printError("track: \(gray.width)x\(gray.height), camera fx \(String(format: "%.1f", intrinsics.fx)) (\(String(format: "%.1f", intrinsics.horizontalFOVDegrees))° horizontal)")
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            let anchors = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            trackingSeconds += seconds
+            recentFPS.append(seconds)
+            if recentFPS.count > 30 { recentFPS.removeFirst() }
+            if !anchors.isEmpty { withFace += 1 }
+
+            if let jsonHandle {
+                jsonHandle.write(Data((Self.jsonLine(frame: index, time: time, anchors: anchors) + "\n").utf8))
+            }
+            if let output, var canvas = rgb {
+                if sink == nil { sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30) }
+                let fps = Double(recentFPS.count) / max(recentFPS.reduce(0, +), 1e-9)
+                TrackOverlay.draw(anchors, on: &canvas, items: overlayItems, camera: tracker!.camera, face: face, fps: fps)
+                try sink!.write(jpeg: try encoder.encode(canvas, quality: quality), timestampSeconds: time)
+            }
+            index += 1
+        }
+        try sink?.finish()
+        printIssues(source.issues)
+        let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
+        printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking (detector + landmarks + pose + filters)",
+                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame))
+        if Interrupt.requested { throw ExitCode(130) }
+    }
+
+    private func cameraIntrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
+        if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
+        if let fov { return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height) }
+        return .defaultWebcam(width: width, height: height)
+    }
+
+    private func printIssues(_ issues: [String]) {
+        for issue in issues { printError("note: \(issue)") }
+    }
+
+    static func number(_ v: Double, _ digits: Int = 2) -> String {
+        guard v.isFinite else { return "null" }
+        let s = String(format: "%.\(digits)f", v)
+        return s.hasPrefix("-") && Double(s) == 0 ? String(s.dropFirst()) : s
+    }
+
+    /// The exact JSON line of the issue, keys in its order.
+    static func jsonLine(frame: Int, time: Double, anchors: [FaceAnchor]) -> String {
+        let faces = anchors.map { a -> String in
+            let points = a.landmarks.map { "[\(number(Double($0.x))), \(number(Double($0.y)))]" }.joined(separator: ", ")
+            let pupils = a.pupils.map { "[\(number(Double($0.x))), \(number(Double($0.y)))]" }.joined(separator: ", ")
+            let r = a.rotationDegrees, t = a.translationMM
+            return "{\"id\": \(a.id), \"landmarks\": [\(points)], \"pupils\": [\(pupils)], "
+                + "\"pose\": {\"rotation_deg\": [\(number(r.x)), \(number(r.y)), \(number(r.z))], "
+                + "\"translation_mm\": [\(number(t.x, 1)), \(number(t.y, 1)), \(number(t.z, 1))]}, "
+                + "\"confidence\": \(number(a.confidence, 3)), \"state\": \"\(a.state.rawValue)\"}"
+        }
+        return "{\"frame\": \(frame), \"time\": \(number(time, 6)), \"faces\": [\(faces.joined(separator: ", "))]}"
+    }
+}
