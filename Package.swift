@@ -25,12 +25,14 @@ let package = Package(
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CBLAS", linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("lapacke")]),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
         .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
         .target(name: "ModelFormat", swiftSettings: optimized),
         .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
+        .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
@@ -43,6 +45,7 @@ let package = Package(
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "PNGCodec", dependencies: ["CZlib", "Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
@@ -60,6 +63,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),

@@ -1,0 +1,78 @@
+/// The parts of a glTF 2.0 JSON document (Khronos glTF 2.0 specification) that the loader reads.
+/// Unknown members are ignored, as the specification requires; everything optional in the spec is
+/// optional here, with the spec's defaults applied by `GLTFLoader`.
+struct GLTFDocument: Decodable {
+    struct Asset: Decodable { var version: String }
+    struct Buffer: Decodable { var uri: String?; var byteLength: Int }
+    struct BufferView: Decodable {
+        var buffer: Int
+        var byteOffset: Int?
+        var byteLength: Int
+        var byteStride: Int?
+    }
+    struct Accessor: Decodable {
+        var bufferView: Int?
+        var byteOffset: Int?
+        var componentType: Int
+        var normalized: Bool?
+        var count: Int
+        var type: String
+        var sparse: Sparse?
+        struct Sparse: Decodable { var count: Int }
+    }
+    struct Image: Decodable { var uri: String?; var mimeType: String?; var bufferView: Int? }
+    struct Sampler: Decodable { var magFilter: Int?; var minFilter: Int?; var wrapS: Int?; var wrapT: Int? }
+    struct Texture: Decodable { var sampler: Int?; var source: Int? }
+    struct TextureInfo: Decodable { var index: Int; var texCoord: Int? }
+    struct PBR: Decodable {
+        var baseColorFactor: [Float]?
+        var baseColorTexture: TextureInfo?
+        var metallicFactor: Float?
+        var roughnessFactor: Float?
+    }
+    struct MaterialExtensions: Decodable {
+        struct Transmission: Decodable { var transmissionFactor: Float? }
+        struct IOR: Decodable { var ior: Float? }
+        var KHR_materials_transmission: Transmission?
+        var KHR_materials_ior: IOR?
+    }
+    struct Material: Decodable {
+        var name: String?
+        var pbrMetallicRoughness: PBR?
+        var alphaMode: String?
+        var alphaCutoff: Float?
+        var doubleSided: Bool?
+        var extensions: MaterialExtensions?
+    }
+    struct Primitive: Decodable {
+        var attributes: [String: Int]
+        var indices: Int?
+        var material: Int?
+        var mode: Int?
+    }
+    struct MeshEntry: Decodable { var name: String?; var primitives: [Primitive] }
+    struct Node: Decodable {
+        var name: String?
+        var children: [Int]?
+        var mesh: Int?
+        var matrix: [Float]?
+        var translation: [Float]?
+        var rotation: [Float]?
+        var scale: [Float]?
+    }
+    struct Scene: Decodable { var nodes: [Int]? }
+
+    var asset: Asset
+    var extensionsRequired: [String]?
+    var buffers: [Buffer]?
+    var bufferViews: [BufferView]?
+    var accessors: [Accessor]?
+    var images: [Image]?
+    var samplers: [Sampler]?
+    var textures: [Texture]?
+    var materials: [Material]?
+    var meshes: [MeshEntry]?
+    var nodes: [Node]?
+    var scenes: [Scene]?
+    var scene: Int?
+}

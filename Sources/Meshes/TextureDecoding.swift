@@ -1,0 +1,48 @@
+import Imaging
+import Media
+
+/// Decodes PNG bytes to straight-alpha RGBA. Implemented by an adapter over zlib (`PNGCodec`), so
+/// this module stays free of C imports.
+public protocol PNGDecoding {
+    func decodePNG(_ bytes: [UInt8]) throws -> RGBAImage
+}
+
+/// The image decoders a model loader may use for embedded or external textures. A texture whose
+/// format has no decoder here is dropped with a warning (the material keeps its base colour).
+public struct TextureDecoders {
+    public var jpeg: JPEGDecoding?
+    public var png: PNGDecoding?
+
+    public init(jpeg: JPEGDecoding? = nil, png: PNGDecoding? = nil) {
+        self.jpeg = jpeg
+        self.png = png
+    }
+
+    /// Decodes by content (magic bytes), not by the declared MIME type, which files get wrong.
+    public func decode(_ bytes: [UInt8]) throws -> RGBAImage {
+        if bytes.count >= 8 && bytes[0] == 0x89 && bytes[1] == 0x50 && bytes[2] == 0x4E && bytes[3] == 0x47 {
+            guard let png else { throw TextureDecodingError("no PNG decoder available") }
+            return try png.decodePNG(bytes)
+        }
+        if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 {
+            guard let jpeg else { throw TextureDecodingError("no JPEG decoder available") }
+            let rgb = try jpeg.decodeRGB(bytes, scale: .full)
+            var rgba = [UInt8](repeating: 255, count: 4 * rgb.width * rgb.height)
+            rgb.pixels.withUnsafeBufferPointer { s in
+                rgba.withUnsafeMutableBufferPointer { d in
+                    for i in 0..<(rgb.width * rgb.height) {
+                        d[4 * i] = s[3 * i]; d[4 * i + 1] = s[3 * i + 1]; d[4 * i + 2] = s[3 * i + 2]
+                    }
+                }
+            }
+            return RGBAImage(width: rgb.width, height: rgb.height, pixels: rgba)
+        }
+        throw TextureDecodingError("unknown image format (neither PNG nor JPEG)")
+    }
+}
+
+/// Why one texture image could not be decoded.
+public struct TextureDecodingError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
