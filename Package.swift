@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "ModelFormat", swiftSettings: optimized),
         .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
+        .target(name: "FrameCatalogue", dependencies: ["Meshes"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
 
@@ -64,6 +66,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),

@@ -1,0 +1,40 @@
+/// One frame in the catalogue: `id` (what `view` and `live --frame` take), display `name`, the
+/// generator `style` and ISO 8624 `size` code ("52□18-140") for procedural frames, `mesh` (a path
+/// relative to the catalogue file, or absolute), its colour/material `variants`, and for external
+/// models without real-world units a declared `frameWidthMM` used when normalising.
+public struct CatalogueEntry: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var style: String?
+    public var size: String?
+    public var mesh: String
+    public var variants: [FrameVariant]
+    public var external: Bool
+    public var frameWidthMM: Float?
+
+    public init(id: String, name: String, style: String? = nil, size: String? = nil, mesh: String, variants: [FrameVariant] = [],
+                external: Bool = false, frameWidthMM: Float? = nil) {
+        self.id = id
+        self.name = name
+        self.style = style
+        self.size = size
+        self.mesh = mesh
+        self.variants = variants
+        self.external = external
+        self.frameWidthMM = frameWidthMM
+    }
+
+    enum CodingKeys: String, CodingKey { case id, name, style, size, mesh, variants, external, frameWidthMM }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decodeIfPresent(String.self, forKey: .name) ?? id
+        style = try c.decodeIfPresent(String.self, forKey: .style)
+        size = try c.decodeIfPresent(String.self, forKey: .size)
+        mesh = try c.decode(String.self, forKey: .mesh)
+        variants = try c.decodeIfPresent([FrameVariant].self, forKey: .variants) ?? []
+        external = try c.decodeIfPresent(Bool.self, forKey: .external) ?? false
+        frameWidthMM = try c.decodeIfPresent(Float.self, forKey: .frameWidthMM)
+    }
+}

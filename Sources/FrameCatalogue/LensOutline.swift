@@ -1,0 +1,75 @@
+import Meshes
+
+/// The lens shape of a style, as a closed counter-clockwise polygon in millimetres around the
+/// lens-box centre: x towards the temple, y up. Each style is a superellipse
+/// |x/a|^n + |y/b|^n = 1 with the box sides a = A/2, b = B/2, reshaped: aviators droop at the
+/// nasal bottom (the teardrop), cat-eyes sweep up at the temporal top. Points are resampled to
+/// equal arc length so rims built on them have even facets.
+enum LensOutline {
+    static func points(style: FrameStyle, lensWidth: Float, count: Int = 96) -> [SIMD2<Float>] {
+        let a = lensWidth / 2, b = lensWidth * style.heightRatio / 2
+        let exponent: Float
+        switch style {
+        case .round: exponent = 2
+        case .rectangular: exponent = 4.5
+        case .aviator: exponent = 2.4
+        case .catEye: exponent = 3
+        }
+        let dense = 720
+        var raw: [SIMD2<Float>] = (0..<dense).map { k in
+            let t = 2 * Float.pi * Float(k) / Float(dense)
+            let c = cosf(t), s = sinf(t)
+            var x = a * copysign(powf(abs(c), 2 / exponent), c)
+            var y = b * copysign(powf(abs(s), 2 / exponent), s)
+            switch style {
+            case .aviator:
+                // Teardrop: the lower half bulges towards the temple and down, the nasal bottom tucks in.
+                if y < 0 {
+                    let depth = -y / b
+                    x += 0.16 * a * depth * (1 - x / a) * 0.5
+                    y *= 1 + 0.12 * max(0, x / a)
+                }
+                y += 0.05 * b
+            case .catEye:
+                // Upswept temporal top corner.
+                if x > 0 && y > 0 { y += 0.35 * b * powf(x / a, 3) * (y / b) }
+                if x < 0 && y < 0 { x *= 0.94 }
+            default:
+                break
+            }
+            return SIMD2<Float>(x, y)
+        }
+        // Re-centre on the box centre after reshaping, so A and B stay the box sides.
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for p in raw { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        let centre = (lo + hi) / 2, scale = SIMD2<Float>(2 * a, 2 * b) / (hi - lo)
+        raw = raw.map { ($0 - centre) * scale }
+        return resample(raw, count: count)
+    }
+
+    /// `count` points at equal arc length along a closed polygon.
+    static func resample(_ poly: [SIMD2<Float>], count: Int) -> [SIMD2<Float>] {
+        var cumulative: [Float] = [0]
+        for i in 0..<poly.count {
+            let d = poly[(i + 1) % poly.count] - poly[i]
+            cumulative.append(cumulative.last! + (d * d).sum().squareRoot())
+        }
+        let total = cumulative.last!
+        var out: [SIMD2<Float>] = []
+        var j = 0
+        for k in 0..<count {
+            let s = total * Float(k) / Float(count)
+            while j + 1 < cumulative.count - 1 && cumulative[j + 1] < s { j += 1 }
+            let seg = cumulative[j + 1] - cumulative[j]
+            let t = seg > 0 ? (s - cumulative[j]) / seg : 0
+            out.append(poly[j] + (poly[(j + 1) % poly.count] - poly[j]) * t)
+        }
+        return out
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,23 @@
+import Foundation
+
+/// sRGB transfer functions (IEC 61966-2-1) as tables: shading and blending happen in linear light,
+/// frames are stored sRGB-encoded. Encoding uses 4096 linear steps, finer than 8-bit output needs.
+enum ColorTables {
+    static let toLinear: [Float] = (0..<256).map { i in
+        let c = Float(i) / 255
+        return c <= 0.04045 ? c / 12.92 : Float(pow(Double((c + 0.055) / 1.055), 2.4))
+    }
+
+    static let encodeSteps = 4095
+    static let toSRGB: [UInt8] = (0...encodeSteps).map { i in
+        let c = Double(i) / Double(encodeSteps)
+        let s = c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055
+        return UInt8(max(0, min(255, (s * 255).rounded())))
+    }
+
+    /// Fast approximation of sRGB decoding for filtered texel values (0...255), within 0.003 of exact.
+    @inline(__always) static func approximateLinear(_ v: SIMD3<Float>) -> SIMD3<Float> {
+        let c = v * (1 / 255 as Float)
+        return c * (c * (c * 0.305306011 + 0.682171111) + 0.012522878)
+    }
+}

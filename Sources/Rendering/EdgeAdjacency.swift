@@ -1,0 +1,51 @@
+import Meshes
+
+/// For every triangle edge of a primitive, the triangle on the other side of it, found on welded
+/// positions (vertices split for UV or normal seams still join). Edge k of triangle t runs from
+/// corner k to corner k+1; the neighbour is −1 at an open boundary or a non-manifold edge (three
+/// or more triangles). The renderer anti-aliases an edge when its two sides face differently —
+/// a silhouette — or when it has no neighbour.
+public enum EdgeAdjacency {
+    public static func neighbours(_ p: MeshPrimitive, weldTolerance: Float) -> [SIMD3<Int32>] {
+        let tolerance = max(weldTolerance, 1e-12)
+        var welded = [Int32](repeating: 0, count: p.positions.count)
+        var ids: [SIMD3<Int32>: Int32] = [:]
+        ids.reserveCapacity(p.positions.count)
+        for (i, v) in p.positions.enumerated() {
+            let q = v / tolerance
+            let key = SIMD3<Int32>(Int32(clamping: Int(q.x.rounded())), Int32(clamping: Int(q.y.rounded())), Int32(clamping: Int(q.z.rounded())))
+            if let id = ids[key] { welded[i] = id } else { let id = Int32(ids.count); ids[key] = id; welded[i] = id }
+        }
+        let count = p.triangleCount
+        var result = [SIMD3<Int32>](repeating: SIMD3<Int32>(repeating: -1), count: count)
+        var firstSide: [UInt64: Int32] = [:] // edge -> 3 * triangle + k, or -2 once non-manifold
+        firstSide.reserveCapacity(count * 2)
+        for t in 0..<count {
+            for k in 0..<3 {
+                let a = welded[Int(p.indices[3 * t + k])], b = welded[Int(p.indices[3 * t + (k + 1) % 3])]
+                if a == b { continue }
+                let key = UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b)))
+                if let other = firstSide[key] {
+                    if other >= 0 {
+                        let ot = Int(other / 3), ok = Int(other % 3)
+                        result[t][k] = Int32(ot)
+                        result[ot][ok] = Int32(t)
+                        firstSide[key] = Int32(-(3 * t + k) - 3) // remember the pair for the non-manifold case
+                    } else {
+                        // A third triangle: the edge is non-manifold; treat it as open on all sides.
+                        let paired = Int(-(other + 3))
+                        let pt = paired / 3, pk = paired % 3
+                        let mate = result[pt][pk]
+                        result[pt][pk] = -1
+                        if mate >= 0 {
+                            for mk in 0..<3 where result[Int(mate)][mk] == Int32(pt) { result[Int(mate)][mk] = -1 }
+                        }
+                    }
+                } else {
+                    firstSide[key] = Int32(3 * t + k)
+                }
+            }
+        }
+        return result
+    }
+}

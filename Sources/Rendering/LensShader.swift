@@ -1,0 +1,53 @@
+import Meshes
+
+/// A see-through lens (`KHR_materials_transmission`): what is behind is multiplied by the
+/// transmittance — the base colour, the tint, where the material transmits — and by 1 − F; the
+/// lens adds F times the reflected environment plus the light's highlight, with F from Schlick's
+/// approximation and F0 from `KHR_materials_ior` ((n−1)/(n+1))², floored at 0.04 (an uncoated
+/// spectacle lens) so every lens shows some reflection. The untransmitted share is shaded as a
+/// diffuse surface; BLEND alpha composites the whole result. Lenses never write depth.
+struct LensShader: FragmentShader {
+    let view: PrimitiveView
+    let material: Material
+    let texture: Texture?
+    let lighting: Lighting
+    let f0: Float
+    let shininess: Float
+
+    init(view: PrimitiveView, material: Material, texture: Texture?, lighting: Lighting) {
+        self.view = view
+        self.material = material
+        self.texture = texture
+        self.lighting = lighting
+        let ior = material.indexOfRefraction
+        let r = (ior - 1) / (ior + 1)
+        self.f0 = max(0.04, r * r)
+        self.shininess = Shading.shininess(roughness: material.roughness)
+    }
+
+    var writesDepth: Bool { false }
+    var writesColor: Bool { true }
+
+    @inline(__always)
+    func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
+        let (p, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
+        var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
+        if let texture {
+            let t = texture.sample(uv)
+            tint *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
+            if material.alphaMode == .blend { alpha *= t.w * (1 / 255 as Float) }
+        }
+        let v = -simdNormalize(p)
+        let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), simdDot(n, v))
+        let one = SIMD3<Float>(repeating: 1)
+        let transmission = material.transmission
+        let transmitted = tint * transmission * (one - fresnel)
+        let ndl = max(0, simdDot(n, lighting.direction))
+        var reflected = fresnel * lighting.environment(Shading.reflect(v, n))
+        reflected += lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * f0
+        let diffuse = tint * (1 - transmission) * (lighting.ambient + lighting.color * ndl) * (one - fresnel)
+        let add = reflected + diffuse
+        return Fragment(add: add * alpha, multiply: one - alpha + transmitted * alpha)
+    }
+}

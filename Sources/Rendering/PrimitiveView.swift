@@ -1,0 +1,58 @@
+import Meshes
+
+/// Camera-space vertex data of one primitive during a draw call, read by the material shaders.
+/// The buffers belong to the `RenderableMesh` scratch and live for the duration of the call.
+struct PrimitiveView {
+    let indices: UnsafeBufferPointer<UInt32>
+    let positions: UnsafeBufferPointer<SIMD3<Float>>
+    let normals: UnsafeBufferPointer<SIMD3<Float>>
+    let uvs: UnsafeBufferPointer<SIMD2<Float>>
+
+    /// Position, unit normal (towards the viewer when seen from the back) and UV at barycentric `l`.
+    @inline(__always)
+    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (p: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
+        let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
+        let p = positions[i0] * l.x + positions[i1] * l.y + positions[i2] * l.z
+        var n = simdNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
+        if !frontFacing { n = -n }
+        var uv = SIMD2<Float>.zero
+        if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
+        return (p, n, uv)
+    }
+}
+
+/// Physically inspired shading terms shared by the surface and lens shaders.
+enum Shading {
+    /// Schlick's approximation of the Fresnel reflectance (Schlick 1994).
+    @inline(__always) static func schlick(_ f0: SIMD3<Float>, _ cosine: Float) -> SIMD3<Float> {
+        let m = 1 - max(0, min(1, cosine))
+        let m2 = m * m
+        return f0 + (SIMD3<Float>(repeating: 1) - f0) * (m2 * m2 * m)
+    }
+
+    /// Blinn-Phong exponent matching a GGX roughness (alpha = roughness^2), capped for stability.
+    @inline(__always) static func shininess(roughness: Float) -> Float {
+        let alpha = max(roughness, 0.04) * max(roughness, 0.04)
+        return max(1, min(512, 2 / (alpha * alpha) - 2))
+    }
+
+    /// Energy-normalised Blinn-Phong lobe, times n·l.
+    @inline(__always) static func specular(n: SIMD3<Float>, v: SIMD3<Float>, l: SIMD3<Float>, shininess: Float) -> Float {
+        let ndl = simdDot(n, l)
+        guard ndl > 0 else { return 0 }
+        let h = simdNormalize(l + v)
+        let ndh = simdDot(n, h)
+        guard ndh > 0 else { return 0 }
+        return powf(ndh, shininess) * (shininess + 8) * (1 / (8 * Float.pi)) * ndl
+    }
+
+    @inline(__always) static func reflect(_ v: SIMD3<Float>, _ n: SIMD3<Float>) -> SIMD3<Float> {
+        n * (2 * simdDot(n, v)) - v
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,26 @@
+import Meshes
+
+/// A `Mesh` prepared for repeated drawing: edge adjacency for silhouette anti-aliasing, computed
+/// once, and per-primitive scratch (camera-space vertices, screen triangles) reused every frame so
+/// drawing does not allocate. Not thread-safe: one per rendering thread.
+public final class RenderableMesh {
+    public let mesh: Mesh
+    let neighbours: [[SIMD3<Int32>]]
+    var cameraPositions: [[SIMD3<Float>]]
+    var cameraNormals: [[SIMD3<Float>]]
+    var facing: [[Bool]]
+    var triangles: [ScreenTriangle] = []
+    var sortKeys: [(Float, Int32)] = []
+
+    public init(_ mesh: Mesh) {
+        self.mesh = mesh
+        var tolerance: Float = 1e-6
+        if let b = mesh.bounds { tolerance = max(simdLength(b.max - b.min) * 1e-5, 1e-9) }
+        neighbours = mesh.primitives.map { EdgeAdjacency.neighbours($0, weldTolerance: tolerance) }
+        cameraPositions = mesh.primitives.map { [SIMD3<Float>](repeating: .zero, count: $0.positions.count) }
+        cameraNormals = cameraPositions
+        facing = mesh.primitives.map { [Bool](repeating: true, count: $0.triangleCount) }
+    }
+
+    public var triangleCount: Int { mesh.triangleCount }
+}

@@ -1,0 +1,52 @@
+import Meshes
+
+/// Shades a glTF metallic-roughness surface: base colour times texture, Lambert diffuse under the
+/// ambient and directional light, an energy-normalised Blinn-Phong highlight, and an environment
+/// reflection weighted by Schlick's Fresnel term (which is what makes metals look metallic).
+/// OPAQUE writes colour and depth; MASK discards below the cutoff; BLEND composites over the
+/// background by alpha without writing depth.
+struct SurfaceShader: FragmentShader {
+    let view: PrimitiveView
+    let material: Material
+    let texture: Texture?
+    let lighting: Lighting
+    let shininess: Float
+
+    init(view: PrimitiveView, material: Material, texture: Texture?, lighting: Lighting) {
+        self.view = view
+        self.material = material
+        self.texture = texture
+        self.lighting = lighting
+        self.shininess = Shading.shininess(roughness: material.roughness)
+    }
+
+    var writesDepth: Bool { material.alphaMode != .blend }
+    var writesColor: Bool { true }
+
+    @inline(__always)
+    func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
+        let (p, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        var base = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
+        var alpha = material.baseColor.w
+        if let texture {
+            let t = texture.sample(uv)
+            base *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
+            alpha *= t.w * (1 / 255 as Float)
+        }
+        if case .mask(let cutoff) = material.alphaMode, alpha < cutoff { return nil }
+        let v = -simdNormalize(p)
+        let metallic = material.metallic
+        let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
+        let ndl = max(0, simdDot(n, lighting.direction))
+        var color = base * (1 - metallic) * (lighting.ambient + lighting.color * ndl)
+        color += f0 * lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess)
+        let r = Shading.reflect(v, n)
+        let sharp = 1 - material.roughness
+        let env = lighting.environment(r) * sharp + (lighting.sky + lighting.ground) * (0.5 * (1 - sharp))
+        color += env * Shading.schlick(f0, simdDot(n, v)) * (0.3 + 0.7 * sharp)
+        if material.alphaMode == .blend {
+            return Fragment(add: color * alpha, multiply: SIMD3<Float>(repeating: 1 - alpha))
+        }
+        return Fragment(add: color)
+    }
+}
