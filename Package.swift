@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
         .testTarget(name: "LandmarksTests", dependencies: ["Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "Imaging", "JPEGCodec"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),

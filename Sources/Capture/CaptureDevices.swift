@@ -44,7 +44,7 @@ public enum CaptureDevices {
         return DeviceDescription(
             path: path, devicePath: devicePath, stableNames: stableNames(for: devicePath),
             name: cap.card, driver: cap.driver, bus: cap.bus,
-            driverVersion: CapabilityNames.version(cap.version), capabilities: CapabilityNames.names(cap.deviceCaps),
+            driverVersion: CapabilityNames.version(cap.version), capabilities: CapabilityNames.names(cap.nodeCapabilities),
             formats: try handle.enumerateFormats())
     }
 

@@ -55,7 +55,7 @@ public final class V4L2Camera: FrameSource {
         device = DeviceDescription(
             path: path, devicePath: devicePath, stableNames: CaptureDevices.stableNames(for: devicePath),
             name: cap.card, driver: cap.driver, bus: cap.bus, driverVersion: CapabilityNames.version(cap.version),
-            capabilities: CapabilityNames.names(cap.deviceCaps), formats: formats)
+            capabilities: CapabilityNames.names(cap.nodeCapabilities), formats: formats)
         let choice = try FormatNegotiator.choose(request, from: formats, path: path)
         format = try Self.apply(choice, request: request, handle: handle, formats: formats)
         mappings = try Self.mapBuffers(handle: handle, count: request.bufferCount)
@@ -244,14 +244,14 @@ public final class V4L2Camera: FrameSource {
 
     // MARK: setup
 
-    static func requireCaptureAndStreaming(_ cap: V4L2Handle.Capability, path: String) throws(CaptureError) {
-        if cap.deviceCaps & LV_CAP_VIDEO_CAPTURE == 0 {
-            let missing = cap.deviceCaps & LV_CAP_VIDEO_CAPTURE_MPLANE != 0
+    static func requireCaptureAndStreaming(_ cap: DeviceCapability, path: String) throws(CaptureError) {
+        if !cap.canCapture {
+            let missing = cap.nodeCapabilities & LV_CAP_VIDEO_CAPTURE_MPLANE != 0
                 ? "single-planar video capture (multi-planar capture is not supported)"
-                : "video capture capability (caps: \(CapabilityNames.names(cap.deviceCaps).joined(separator: ", ")))"
+                : "video capture capability (caps: \(CapabilityNames.names(cap.nodeCapabilities).joined(separator: ", ")))"
             throw .notACaptureDevice(path: path, name: cap.card, missing: missing)
         }
-        if cap.deviceCaps & LV_CAP_STREAMING == 0 {
+        if !cap.canStream {
             throw .notACaptureDevice(path: path, name: cap.card, missing: "streaming (mmap) I/O")
         }
     }

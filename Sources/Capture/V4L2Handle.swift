@@ -41,18 +41,10 @@ final class V4L2Handle {
         withUnsafeMutablePointer(to: &argument) { lv_ioctl(fd, request, $0) == 0 ? 0 : errno }
     }
 
-    struct Capability {
-        var driver: String, card: String, bus: String, version: UInt32
-        /// The node's own caps (`device_caps`), or the whole device's for drivers too old to say.
-        var deviceCaps: UInt32
-    }
-
-    func queryCapability() throws(CaptureError) -> Capability {
+    func queryCapability() throws(CaptureError) -> DeviceCapability {
         var cap = v4l2_capability()
         try ioctl(LV_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &cap)
-        let caps = cap.capabilities & LV_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
-        return Capability(driver: cString(cap.driver), card: cString(cap.card), bus: cString(cap.bus_info),
-                          version: cap.version, deviceCaps: caps)
+        return V4L2Parsing.capability(cap)
     }
 
     /// Every capture format with its sizes and rates.
@@ -65,12 +57,9 @@ final class V4L2Handle {
             let code = tryIoctl(LV_VIDIOC_ENUM_FMT, &desc)
             if code == EINVAL { break }
             if code != 0 { throw CaptureError.fromIoctl(errno: code, operation: "VIDIOC_ENUM_FMT", path: path) }
-            let fourcc = FourCC(rawValue: desc.pixelformat)
-            let (sizes, range) = try enumerateSizes(fourcc)
-            formats.append(FormatDescription(
-                fourcc: fourcc, description: cString(desc.description),
-                compressed: desc.flags & LV_FMT_FLAG_COMPRESSED != 0, emulated: desc.flags & LV_FMT_FLAG_EMULATED != 0,
-                sizes: sizes, sizeRange: range))
+            var format = V4L2Parsing.format(desc)
+            (format.sizes, format.sizeRange) = try enumerateSizes(format.fourcc)
+            formats.append(format)
             if formats.count > 256 { break }  // a broken driver that never says EINVAL
         }
         return formats
@@ -86,14 +75,12 @@ final class V4L2Handle {
             // EINVAL ends the list; ENOTTY: the driver does not enumerate sizes at all.
             if code == EINVAL || code == ENOTTY { break }
             if code != 0 { throw CaptureError.fromIoctl(errno: code, operation: "VIDIOC_ENUM_FRAMESIZES", path: path) }
-            if e.type == LV_FRMSIZE_TYPE_DISCRETE {
-                let w = Int(e.discrete.width), h = Int(e.discrete.height)
-                let (intervals, range) = try enumerateIntervals(fourcc, width: w, height: h)
-                sizes.append(FrameSizeOption(width: w, height: h, intervals: intervals, intervalRange: range))
-            } else {
-                let s = e.stepwise
-                return (sizes, SizeRange(minWidth: Int(s.min_width), maxWidth: Int(s.max_width), stepWidth: Int(s.step_width),
-                                         minHeight: Int(s.min_height), maxHeight: Int(s.max_height), stepHeight: Int(s.step_height)))
+            switch V4L2Parsing.frameSize(e) {
+            case .discrete(var size):
+                (size.intervals, size.intervalRange) = try enumerateIntervals(fourcc, width: size.width, height: size.height)
+                sizes.append(size)
+            case .range(let range):
+                return (sizes, range)
             }
         }
         return (sizes, nil)
@@ -110,23 +97,11 @@ final class V4L2Handle {
             let code = tryIoctl(LV_VIDIOC_ENUM_FRAMEINTERVALS, &e)
             if code == EINVAL || code == ENOTTY { break }
             if code != 0 { throw CaptureError.fromIoctl(errno: code, operation: "VIDIOC_ENUM_FRAMEINTERVALS", path: path) }
-            if e.type == LV_FRMIVAL_TYPE_DISCRETE {
-                intervals.append(FrameInterval(numerator: e.discrete.numerator, denominator: e.discrete.denominator))
-            } else {
-                let s = e.stepwise
-                return (intervals, IntervalRange(min: FrameInterval(numerator: s.min.numerator, denominator: s.min.denominator),
-                                                 max: FrameInterval(numerator: s.max.numerator, denominator: s.max.denominator),
-                                                 step: FrameInterval(numerator: s.step.numerator, denominator: s.step.denominator)))
+            switch V4L2Parsing.frameInterval(e) {
+            case .discrete(let interval): intervals.append(interval)
+            case .range(let range): return (intervals, range)
             }
         }
         return (intervals, nil)
-    }
-}
-
-/// A fixed-size C char array (imported as a tuple) up to its first NUL, as UTF-8.
-func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { raw in
-        let bytes = raw.prefix { $0 != 0 }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

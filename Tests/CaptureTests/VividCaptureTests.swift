@@ -236,4 +236,22 @@ struct MJPEGCaptureTests {
         }
         #expect(camera.statistics.malformed == 0)
     }
+
+    /// Asking for RGB24, which the device does not have, makes libv4l2 decode its MJPEG on the CPU.
+    @Test func libv4l2ConvertsToRGBWhenAsked() throws {
+        let camera = try V4L2Camera(path: path, request: CaptureRequest(width: 640, height: 480, framesPerSecond: 30, format: .rgb24, timeoutSeconds: 5))
+        defer { camera.close() }
+        #expect(camera.format.fourcc == .rgb24 && camera.format.emulated)
+        #expect(camera.device.formats.contains { $0.fourcc == .rgb24 && $0.emulated })
+        let frame = try #require(try camera.nextFrame())
+        guard case .rgb(let image) = frame.payload else {
+            Issue.record("RGB24 should arrive as RGB")
+            return
+        }
+        #expect(image.width == camera.format.width && image.height == camera.format.height)
+        // The feeder draws colour bars: a row crosses several distinct colours.
+        var colours = Set<[UInt8]>()
+        for x in stride(from: 0, to: image.width, by: 16) { let p = image[x, 8]; colours.insert([p.r / 64, p.g / 64, p.b / 64]) }
+        #expect(colours.count >= 4)
+    }
 }
