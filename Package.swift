@@ -59,6 +59,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture",
                 "FaceData", "FaceDetection", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -67,6 +68,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"]),
+        .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),

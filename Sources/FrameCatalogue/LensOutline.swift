@@ -13,7 +13,7 @@ enum LensOutline {
         case .round: exponent = 2
         case .rectangular: exponent = 4.5
         case .aviator: exponent = 2.4
-        case .catEye: exponent = 3
+        case .catEye: exponent = 2.6
         }
         let dense = 720
         var raw: [SIMD2<Float>] = (0..<dense).map { k in
@@ -23,17 +23,22 @@ enum LensOutline {
             var y = b * copysign(powf(abs(s), 2 / exponent), s)
             switch style {
             case .aviator:
-                // Teardrop: the lower half bulges towards the temple and down, the nasal bottom tucks in.
+                // Teardrop: the lower half swells towards the temple and drops, the nasal bottom tucks in.
                 if y < 0 {
                     let depth = -y / b
-                    x += 0.16 * a * depth * (1 - x / a) * 0.5
-                    y *= 1 + 0.12 * max(0, x / a)
+                    x += 0.3 * a * depth * depth * (1 - x / a) * 0.5
+                    y *= 1 + 0.3 * max(0, x / a)
+                    if x < 0 { y *= 1 - 0.35 * (-x / a) }
                 }
-                y += 0.05 * b
             case .catEye:
-                // Upswept temporal top corner.
-                if x > 0 && y > 0 { y += 0.35 * b * powf(x / a, 3) * (y / b) }
-                if x < 0 && y < 0 { x *= 0.94 }
+                // Upswept temporal top corner, tapering down towards the nose.
+                if x > 0 && y > 0 {
+                    let wing = (x / a) * (y / b)
+                    y += 0.9 * b * powf(wing, 1.5)
+                    x += 0.25 * a * wing
+                }
+                if x < 0 && y > 0 { y *= 1 - 0.15 * (-x / a) }
+                if y < 0 { y *= 1 - 0.25 * max(0, x / a) }
             default:
                 break
             }

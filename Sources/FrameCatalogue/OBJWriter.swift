@@ -16,9 +16,9 @@ public enum OBJWriter {
             obj += "o \(p.name)\n"
             for v in p.positions {
                 let s = v * unitScale
-                obj += "v \(fmt(s.x, 7)) \(fmt(s.y, 7)) \(fmt(s.z, 7))\n"
+                obj += "v \(fmt(s.x, 6)) \(fmt(s.y, 6)) \(fmt(s.z, 6))\n"
             }
-            for n in p.normals { obj += "vn \(fmt(n.x, 4)) \(fmt(n.y, 4)) \(fmt(n.z, 4))\n" }
+            for n in p.normals { obj += "vn \(fmt(n.x, 3)) \(fmt(n.y, 3)) \(fmt(n.z, 3))\n" }
             obj += "usemtl \(mesh.materials[p.materialIndex].name)\n"
             var t = 0
             while t + 2 < p.indices.count {

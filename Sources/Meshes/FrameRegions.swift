@@ -42,8 +42,9 @@ public struct FrameRegions: Sendable, Equatable {
         let width = box.max.x - box.min.x
         let slab = box.max.z - frontFraction * depth
         let front = all.filter { $0.z >= slab }
-        // Bridge: lowest front vertex within 6 % of the width of the centre line.
-        let central = front.filter { abs($0.x) <= 0.06 * width }
+        // Bridge: lowest front vertex within 3 % of the width of the centre line (narrow enough to
+        // miss the nasal rims of thick acetate frames with a short bridge).
+        let central = front.filter { abs($0.x) <= 0.03 * width }
         var bridge = SIMD3<Float>(0, 0, box.max.z)
         if let low = central.min(by: { $0.y < $1.y }) { bridge = [0, low.y, low.z] }
         // Hinges: centroid of the outermost front-region vertices (within 3 % of the width of the

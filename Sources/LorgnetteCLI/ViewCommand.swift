@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import FrameCatalogue
+import Imaging
+import JPEGCodec
+import Media
+import Meshes
+import PNGCodec
+import Rendering
+
+/// `lorgnette view MODEL|FRAME_ID`: a 3D viewer — a turntable orbit of a glasses model on a
+/// neutral background written as a video, or one thumbnail PNG.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Render a glasses model or catalogue frame: a turntable video or a thumbnail PNG.",
+        discussion: """
+            MODEL is a .gltf, .glb or .obj file, or the id of a frame in the catalogue \
+            (Models/frames/catalogue.json; see `lorgnette catalogue`), optionally with :VARIANT. \
+            The model is normalised to the canonical glasses frame (millimetres; unitless models are \
+            scaled to --frame-width) and lit by a studio light. With a .png output one view is written \
+            (--yaw degrees, default 25); with .avi or .mjpeg a full orbit of --frames frames at 30 fps.
+            """
+    )
+
+    @Argument(help: "Model file (.gltf, .glb, .obj) or catalogue frame id[:variant].")
+    var model: String
+
+    @Option(name: [.short, .long], help: "Output: .png (thumbnail), .avi or .mjpeg (turntable).")
+    var output = "view.png"
+
+    @Option(help: "Turntable frames for video output.")
+    var frames = 72
+
+    @Option(help: "Image size WxH.")
+    var size = "640x480"
+
+    @Option(help: "View angle in degrees for a PNG (0 = front).")
+    var yaw: Float = 25
+
+    @Option(name: .customLong("frame-width"), help: "Frame width in mm for models without real-world units.")
+    var frameWidth: Float?
+
+    @Option(help: "Catalogue file used to resolve frame ids.")
+    var catalogue = FrameCatalogue.defaultPath
+
+    @Flag(name: .customLong("no-antialiasing"), help: "Do not smooth silhouette edges.")
+    var noAntialiasing = false
+
+    func run() throws {
+        do {
+            try render()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    func render() throws {
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w), (16...8192).contains(h) else {
+            throw CLIError("--size must be WxH between 16 and 8192, got '\(size)'")
+        }
+        guard frames >= 1 && frames <= 100_000 else { throw CLIError("--frames must be 1...100000") }
+        if let fw = frameWidth, !(fw > 10 && fw < 1000) { throw CLIError("--frame-width must be 10...1000 mm") }
+        let (mesh, declaredWidth) = try loadModel()
+        let canonical = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidth ?? declaredWidth)
+        for warning in mesh.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        guard let bounds = canonical.mesh.bounds else { throw CLIError("\(model): model is empty") }
+        let renderable = RenderableMesh(canonical.mesh)
+        let renderer = SceneRenderer()
+        renderer.antialiasing = !noAntialiasing
+        let turntable = Turntable(bounds: bounds, width: w, height: h)
+        let background = Turntable.backdrop(width: w, height: h)
+        func frame(yaw: Float) -> RGBImage {
+            var image = background
+            renderer.beginFrame(width: w, height: h)
+            renderer.draw(renderable, modelToWorld: .identity, camera: turntable.camera(yawDegrees: yaw, width: w, height: h), into: &image)
+            return image
+        }
+        if output.lowercased().hasSuffix(".png") {
+            do { try ImageFiles.write(frame(yaw: yaw), to: output) } catch { throw CLIError("\(error)") }
+            print("\(output): \(w)x\(h), \(renderable.triangleCount) triangles, width \(String(format: "%.1f", canonical.regions.frameWidth)) mm")
+            return
+        }
+        guard MediaFactory.hasExtension(output, ["avi", "mjpeg", "mjpg"]) else {
+            throw CLIError("\(output): unknown output format (expected .png, .avi or .mjpeg)")
+        }
+        Interrupt.install()
+        let sink = try MediaFactory.makeSink(output, framesPerSecond: 30)
+        let encoder = TurboJPEGEncoder()
+        for i in 0..<frames {
+            if Interrupt.requested { break }
+            let image = frame(yaw: 360 * Float(i) / Float(frames))
+            try sink.write(jpeg: try encoder.encode(image, quality: 90), timestampSeconds: Double(i) / 30)
+        }
+        try sink.finish()
+        print("\(output): \(sink.framesWritten) frames \(w)x\(h), \(renderable.triangleCount) triangles")
+    }
+
+    /// The model's mesh and, for catalogue entries, the frame width they declare.
+    func loadModel() throws -> (Mesh, Float?) {
+        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
+        let ext = (model as NSString).pathExtension.lowercased()
+        if MeshLoader.supportedExtensions.contains(ext) {
+            do { return (try loader.load(path: model), nil) } catch let e as MeshError { throw CLIError(e.description) }
+        }
+        if FileManager.default.fileExists(atPath: model) {
+            throw CLIError("\(model): unsupported model format (expected .gltf, .glb or .obj)")
+        }
+        do {
+            let cat = try FrameCatalogue.load(path: catalogue)
+            return try cat.resolve(model, loader: loader)
+        } catch let e as CatalogueError {
+            throw CLIError(e.description)
+        } catch let e as MeshError {
+            throw CLIError(e.description)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import FrameCatalogue
+import Meshes
+import Testing
+
+struct FrameGeneratorTests {
+    /// The generated lenses have the ISO 8624 box: A wide, DBL apart; temples are as long as declared.
+    @Test(arguments: FrameStyle.allCases)
+    func lensBoxBridgeAndTempleMatchTheSize(style: FrameStyle) throws {
+        let size = FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)
+        let mesh = FrameGenerator.generate(style: style, size: size)
+        let lenses = try #require(mesh.primitives.first { $0.name == "lenses" })
+        let left = lenses.positions.filter { $0.x > 0 }, right = lenses.positions.filter { $0.x < 0 }
+        let leftMin = left.map(\.x).min()!, leftMax = left.map(\.x).max()!
+        // Lens edges sit a fraction of a millimetre into the rim groove, outside the box.
+        #expect(abs((leftMax - leftMin) - size.lensWidth) < 1.2, "\(style) lens width \(leftMax - leftMin)")
+        #expect(abs(2 * leftMin - size.bridge) < 1.2, "\(style) bridge \(2 * leftMin)")
+        #expect(abs(right.map(\.x).max()! + leftMin) < 1e-3, "mirror symmetric")
+        let canonical = GlassesNormalizer.normalize(mesh.transformed(by: .scaling(0.001)))
+        #expect(canonical.scale == .metric)
+        #expect(abs(canonical.regions.templeLength - 0.96 * size.templeLength) < 0.06 * size.templeLength,
+                "\(style) temple reach \(canonical.regions.templeLength)")
+        #expect(canonical.regions.leftHinge.x > size.bridge / 2 + size.lensWidth)
+        #expect(abs(canonical.regions.bridge.x) < 1e-3 && canonical.regions.bridge.y > -5)
+        // Closed, consistently wound surfaces: every normal agrees with its triangle's winding.
+        for p in mesh.primitives {
+            var t = 0, bad = 0
+            while t < p.indices.count {
+                let a = p.positions[Int(p.indices[t])], b = p.positions[Int(p.indices[t + 1])], c = p.positions[Int(p.indices[t + 2])]
+                if simdDot(simdCross(b - a, c - a), p.normals[Int(p.indices[t])] + p.normals[Int(p.indices[t + 1])] + p.normals[Int(p.indices[t + 2])]) < 0 { bad += 1 }
+                t += 3
+            }
+            #expect(bad == 0, "\(style) \(p.name)")
+        }
+    }
+
+    @Test func sizeCodesRoundTrip() {
+        let size = FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)
+        #expect(size.code == "52□18-140")
+        #expect(FrameSize(code: "52□18-140") == size && FrameSize(code: "52-18-140") == size)
+        #expect(FrameSize(code: "52□18") == nil && FrameSize(code: "a□b-c") == nil)
+    }
+
+    @Test func variantsReplaceFrameAndLensMaterials() {
+        let mesh = FrameGenerator.generate(style: .aviator, size: FrameSize(lensWidth: 58, bridge: 14, templeLength: 135))
+        let silver = FrameVariant.standard(for: .aviator)[1]
+        let out = silver.apply(to: mesh)
+        let frame = out.materials.first { $0.name == "frame" }!, lens = out.materials.first { $0.name == "lens" }!
+        #expect(frame.metallic == 1 && abs(frame.baseColor.x - 0.686) < 0.01)
+        #expect(lens.isLens && lens.transmission == 1 && lens.baseColor.x < 0.05)
+        #expect(ColorHex.linear("#ffffff") == [1, 1, 1] && ColorHex.linear("#zzzzzz") == nil && ColorHex.linear("#fff") == nil)
+    }
+}
