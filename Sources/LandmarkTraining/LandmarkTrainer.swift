@@ -58,12 +58,7 @@ public final class LandmarkTrainer {
         let inFold = faces.map { Self.isRidgeFold($0.name, percent: o.ridgeFoldPercent) }
 
         // Learned box-to-shape mapping and the reference frame.
-        var boxShape = [SIMD2<Float>](repeating: .zero, count: n)
-        for f in faces {
-            let side = (f.box.width + f.box.height) / 2, c = f.box.centre
-            for i in 0..<n { boxShape[i] += (f.landmarks[i] - c) / side }
-        }
-        boxShape = boxShape.map { $0 / Float(faces.count) }
+        let boxShape = Self.boxShape(faces: faces, mirror: false)
         let meanShape = Self.procrustesMean(faces.map(\.landmarks), start: boxShape, side: o.referenceSide)
         var cascade = LandmarkCascade(meanShape: meanShape, boxShape: boxShape, descriptor: o.descriptor,
                                       referenceSide: o.referenceSide, stages: [])
@@ -187,7 +182,7 @@ public final class LandmarkTrainer {
             let total = values.reduce(0) { $0 + max($1, 0) }
             var rank = 0, acc: Float = 0
             while rank < outputs && acc < o.rankEnergy * total { acc += max(values[rank], 0); rank += 1 }
-            rank = max(rank, 1)
+            rank = max(1, min(rank, o.maxRank))
             var v = Matrix(rows: outputs, cols: rank)
             for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
             let wr = BLAS.multiply(w, v)
@@ -210,6 +205,19 @@ public final class LandmarkTrainer {
             progress(TrainingProgress(fraction: Double(k + 1) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount) done"))
         }
         return (cascade, reports)
+    }
+
+    /// The box-to-shape mapping: the mean landmark position relative to each face's box, in units of
+    /// the box side (`landmark = centre + side · q`). With `mirror`, mirrored faces are averaged in too.
+    public static func boxShape(faces: [TrainingFace], mirror: Bool) -> [SIMD2<Float>] {
+        let all = mirror ? faces + faces.map { $0.mirrored(mirror: IBUG68.mirror) } : faces
+        let n = all[0].landmarks.count
+        var q = [SIMD2<Float>](repeating: .zero, count: n)
+        for f in all {
+            let side = (f.box.width + f.box.height) / 2, c = f.box.centre
+            for i in 0..<n { q[i] += (f.landmarks[i] - c) / side }
+        }
+        return q.map { $0 / Float(all.count) }
     }
 
     /// Generalised Procrustes mean of `shapes`, scaled so its canonical box is `side` wide and centred on 0.

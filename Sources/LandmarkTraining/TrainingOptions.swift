@@ -24,6 +24,8 @@ public struct LandmarkTrainingOptions: Sendable {
     /// Reduced-rank regression keeps the fewest output directions holding this share of the fitted
     /// increments' energy (smaller, faster stages with no loss of accuracy).
     public var rankEnergy: Float = 0.9995
+    /// Upper bound on each stage's rank (run-time cost is about featureCount x rank per stage).
+    public var maxRank = 136
     /// Worker threads for descriptor extraction (BLAS threading is set separately).
     public var threads = 2
 

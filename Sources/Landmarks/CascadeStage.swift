@@ -37,6 +37,17 @@ public struct CascadeStage: Sendable {
         return w
     }
 
+    /// The stage keeping only its first `maxRank` output directions (the strongest: training orders
+    /// them by the energy of the fitted increments), trading a little accuracy for speed.
+    public func truncated(toRank maxRank: Int) -> CascadeStage {
+        let r = max(1, min(rank, maxRank))
+        guard r < rank else { return self }
+        let full = weights
+        var w = [Float](repeating: 0, count: featureCount * r)
+        for f in 0..<featureCount { for c in 0..<r { w[f * r + c] = full[f * rank + c] } }
+        return CascadeStage(stride: stride, featureCount: featureCount, rank: r, weights: w, basis: Array(basis[0..<(r * basis.count / rank)]))
+    }
+
     /// The shape increment (reference frame, x/y interleaved) predicted from `features`.
     func increment(features: UnsafePointer<Float>, coefficients: UnsafeMutablePointer<Float>, into delta: UnsafeMutablePointer<Float>, outputs: Int) {
         let pr = paddedRank

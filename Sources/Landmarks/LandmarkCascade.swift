@@ -40,6 +40,13 @@ public struct LandmarkCascade: LandmarkModel {
 
     // MARK: Initialisation
 
+    /// The same cascade with another box-to-shape mapping (e.g. re-learned for a new detector).
+    public func withBoxShape(_ shape: [SIMD2<Float>]) -> LandmarkCascade {
+        precondition(shape.count == landmarkCount, "box shape has \(shape.count) points, model has \(landmarkCount)")
+        return LandmarkCascade(meanShape: meanShape, boxShape: shape, descriptor: descriptor, referenceSide: referenceSide,
+                               stages: stages, metadata: metadata)
+    }
+
     /// The initial shape for a detector box (the learned box-to-shape mapping).
     public func initialShape(for box: FaceBox) -> [SIMD2<Float>] {
         let side = (box.width + box.height) / 2

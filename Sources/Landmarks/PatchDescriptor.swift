@@ -13,6 +13,9 @@ struct PatchDescriptor {
     var samples: [Float]
     /// Histograms on a (cells + 2)² grid whose border absorbs votes that fall outside the patch.
     var padded: [Float]
+    /// Per gradient sample (row-major over the g x g grid, padded to whole SIMD4 vectors):
+    /// x/y differences, then gradient magnitude and continuous orientation-bin position.
+    var gradX: [Float], gradY: [Float], lowerVote: [Float], upperVote: [Float]
 
     init(spec: DescriptorSpec) {
         self.spec = spec
@@ -29,6 +32,9 @@ struct PatchDescriptor {
         cellLo = lo; cellHi = hi; cellW = w
         samples = [Float](repeating: 0, count: spec.gridSide * spec.gridSide)
         padded = [Float](repeating: 0, count: (spec.cells + 2) * (spec.cells + 2) * spec.bins)
+        let n4 = (g * g + 3) / 4 * 4
+        gradX = [Float](repeating: 0, count: n4); gradY = gradX
+        lowerVote = gradX; upperVote = gradX
     }
 
     /// Writes `spec.length` floats to `out`.
@@ -64,51 +70,96 @@ struct PatchDescriptor {
         }
         let bins = spec.bins, cells = spec.cells, length = spec.length
         let pc = cells + 2
-        let binScale = Float(bins) / (2 * Float.pi)
         let g = m - 2
+        let count = g * g
+        // 1. Central differences, flattened.
         samples.withUnsafeBufferPointer { s in
-            padded.withUnsafeMutableBufferPointer { hist in
-                for i in 0..<hist.count { hist[i] = 0 }
-                cellLo.withUnsafeBufferPointer { lo in
-                    cellHi.withUnsafeBufferPointer { hi in
-                        cellW.withUnsafeBufferPointer { cw in
-                            for gy in 0..<g {
-                                let row = (gy + 1) * m
-                                let wyHi = cw[gy], wyLo = 1 - wyHi
-                                let rowLo = lo[gy] * pc, rowHi = hi[gy] * pc
-                                for gx in 0..<g {
-                                    let i = row + gx + 1
-                                    let dx = s[i + 1] - s[i - 1]
-                                    let dy = s[i + m] - s[i - m]
-                                    let mag = (dx * dx + dy * dy).squareRoot()
-                                    let t = (fastAtan2(dy, dx) + Float.pi) * binScale
-                                    var b0 = Int(t)
-                                    let fb = t - Float(b0)
-                                    if b0 >= bins { b0 -= bins }
-                                    var b1 = b0 + 1
-                                    if b1 >= bins { b1 -= bins }
-                                    let m1 = mag * fb, m0 = mag - m1
-                                    let wxHi = cw[gx], wxLo = 1 - wxHi
-                                    let cLo = lo[gx], cHi = hi[gx]
-                                    var base = (rowLo + cLo) * bins
-                                    var ww = wyLo * wxLo
-                                    hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
-                                    base = (rowLo + cHi) * bins; ww = wyLo * wxHi
-                                    hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
-                                    base = (rowHi + cLo) * bins; ww = wyHi * wxLo
-                                    hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
-                                    base = (rowHi + cHi) * bins; ww = wyHi * wxHi
-                                    hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
-                                }
+            gradX.withUnsafeMutableBufferPointer { gxp in
+                gradY.withUnsafeMutableBufferPointer { gyp in
+                    var q = 0
+                    for gy in 0..<g {
+                        let row = (gy + 1) * m + 1
+                        for gx in 0..<g {
+                            let i = row + gx
+                            gxp[q] = s[i + 1] - s[i - 1]
+                            gyp[q] = s[i + m] - s[i - m]
+                            q += 1
+                        }
+                    }
+                }
+            }
+        }
+        // 2. Magnitude and orientation bin, four samples at a time (same arithmetic as `fastAtan2`).
+        let binScale = SIMD4<Float>(repeating: Float(bins) / (2 * Float.pi))
+        let pi4 = SIMD4<Float>(repeating: Float.pi)
+        gradX.withUnsafeBufferPointer { gxp in
+            gradY.withUnsafeBufferPointer { gyp in
+                do {
+                    lowerVote.withUnsafeMutableBufferPointer { lv in
+                        upperVote.withUnsafeMutableBufferPointer { uv in
+                            let rx = UnsafeRawPointer(gxp.baseAddress!), ry = UnsafeRawPointer(gyp.baseAddress!)
+                            let rlv = UnsafeMutableRawPointer(lv.baseAddress!), ruv = UnsafeMutableRawPointer(uv.baseAddress!)
+                            var q = 0
+                            while q < count {
+                                let off = q * 4
+                                let x = rx.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
+                                let y = ry.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
+                                let mag = (x * x + y * y).squareRoot()
+                                let t = (fastAtan2(y, x) + pi4) * binScale
+                                rlv.storeBytes(of: mag, toByteOffset: off, as: SIMD4<Float>.self)
+                                ruv.storeBytes(of: t, toByteOffset: off, as: SIMD4<Float>.self)
+                                q += 4
                             }
                         }
                     }
                 }
-                for cy in 0..<cells {
-                    for cx in 0..<cells {
-                        let src = ((cy + 1) * pc + cx + 1) * bins, dst = (cy * cells + cx) * bins
-                        for b in 0..<bins { out[dst + b] = hist[src + b] }
+            }
+        }
+        // 3. Votes into the two nearest orientation bins of the four nearest cells.
+        padded.withUnsafeMutableBufferPointer { hist in
+            for i in 0..<hist.count { hist[i] = 0 }
+            do {
+            lowerVote.withUnsafeBufferPointer { lv in
+            upperVote.withUnsafeBufferPointer { uv in
+            cellLo.withUnsafeBufferPointer { lo in
+            cellHi.withUnsafeBufferPointer { hi in
+            cellW.withUnsafeBufferPointer { cw in
+                var q = 0
+                for gy in 0..<g {
+                    let wyHi = cw[gy], wyLo = 1 - wyHi
+                    let rowLo = lo[gy] * pc, rowHi = hi[gy] * pc
+                    for gx in 0..<g {
+                        // lv holds the magnitude and uv the continuous bin position of sample q.
+                        let t = uv[q], mag = lv[q]
+                        var b0 = Int(t)
+                        let m1 = mag * (t - Float(b0)), m0 = mag - m1
+                        if b0 >= bins { b0 -= bins }
+                        var b1 = b0 + 1
+                        if b1 >= bins { b1 -= bins }
+                        q += 1
+                        let wxHi = cw[gx], wxLo = 1 - wxHi
+                        let cLo = lo[gx], cHi = hi[gx]
+                        var base = (rowLo + cLo) * bins
+                        var ww = wyLo * wxLo
+                        hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
+                        base = (rowLo + cHi) * bins; ww = wyLo * wxHi
+                        hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
+                        base = (rowHi + cLo) * bins; ww = wyHi * wxLo
+                        hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
+                        base = (rowHi + cHi) * bins; ww = wyHi * wxHi
+                        hist[base + b0] += m0 * ww; hist[base + b1] += m1 * ww
                     }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            for cy in 0..<cells {
+                for cx in 0..<cells {
+                    let src = ((cy + 1) * pc + cx + 1) * bins, dst = (cy * cells + cx) * bins
+                    for b in 0..<bins { out[dst + b] = hist[src + b] }
                 }
             }
         }
@@ -127,14 +178,19 @@ struct PatchDescriptor {
     }
 }
 
-/// atan2 to within about 0.005 rad, several times cheaper than libm's (Rajan et al. 2006 polynomial).
+/// atan2 to within about 0.005 rad, several times cheaper than libm's (Rajan et al. 2006 polynomial),
+/// four at a time; lane for lane the same arithmetic as the scalar version.
 @inline(__always)
-func fastAtan2(_ y: Float, _ x: Float) -> Float {
-    let ax = abs(x), ay = abs(y)
-    let mx = max(ax, ay), mn = min(ax, ay)
-    let z = mx > 0 ? mn / mx : 0
+func fastAtan2(_ y: SIMD4<Float>, _ x: SIMD4<Float>) -> SIMD4<Float> {
+    let zero = SIMD4<Float>(repeating: 0)
+    let ax = x.replacing(with: -x, where: x .< zero), ay = y.replacing(with: -y, where: y .< zero)
+    let steep = ay .> ax
+    let mx = ax.replacing(with: ay, where: steep), mn = ay.replacing(with: ax, where: steep)
+    let ratio: SIMD4<Float> = mn / mx
+    let z = ratio.replacing(with: zero, where: mx .<= zero)
     var r = 0.785_398_16 * z + z * (1 - z) * (0.2447 + 0.0663 * z)
-    if ay > ax { r = 1.570_796_3 - r }
-    if x < 0 { r = Float.pi - r }
-    return y < 0 ? -r : r
+    r.replace(with: 1.570_796_3 - r, where: steep)
+    r.replace(with: Float.pi - r, where: x .< zero)
+    r.replace(with: -r, where: y .< zero)
+    return r
 }

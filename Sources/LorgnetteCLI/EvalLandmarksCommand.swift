@@ -31,8 +31,17 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(help: "Which faces: validation, training or all.")
     var split = "validation"
 
-    @Option(help: "Initial boxes: jittered or canonical.")
-    var boxes = "jittered"
+    @Option(help: "Initial boxes: detector, jittered or canonical.")
+    var boxes = "detector"
+
+    @Option(help: "Face detector model (for --boxes detector).")
+    var detector = "Models/face-detector.fdet"
+
+    @Option(name: .customLong("max-rank"), help: "Evaluate the model with each stage truncated to this many output directions.")
+    var maxRank: Int?
+
+    @Option(name: .customLong("max-stages"), help: "Evaluate only the first N stages of the cascade.")
+    var maxStages: Int?
 
     @Option(help: "Write the cumulative error distribution curve here (SVG).")
     var svg: String?
@@ -62,8 +71,14 @@ struct EvalLandmarksCommand: ParsableCommand {
         case "all": which = .all
         default: throw ValidationError("--split must be validation, training or all")
         }
-        guard ["jittered", "canonical"].contains(boxes) else { throw ValidationError("--boxes must be jittered or canonical") }
-        let cascade = try LandmarkCascade(contentsOf: model)
+        guard ["detector", "jittered", "canonical"].contains(boxes) else { throw ValidationError("--boxes must be detector, jittered or canonical") }
+        var faceDetector: DetectorBoxes?
+        if boxes == "detector" {
+            faceDetector = DetectorBoxes(detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector)))
+        }
+        var cascade = try LandmarkCascade(contentsOf: model)
+        if let maxRank { cascade.stages = cascade.stages.map { $0.truncated(toRank: maxRank) } }
+        if let maxStages { cascade.stages = Array(cascade.stages.prefix(max(1, maxStages))) }
         let loaded = try TrainingSet.load(directories: [data], split: which, decoder: TurboJPEGDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
@@ -73,7 +88,13 @@ struct EvalLandmarksCommand: ParsableCommand {
         var cpuSeconds = 0.0
         for face in loaded.faces {
             var box = FaceBox.canonical(landmarks: face.landmarks)
-            if boxes == "jittered" {
+            if let faceDetector {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let found = faceDetector.box(in: face.image, landmarks: face.landmarks)
+                evaluation.addDetectorTime(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+                guard let found else { evaluation.addMiss(name: face.name); continue }
+                box = found
+            } else if boxes == "jittered" {
                 let side = box.width * (1 + 0.08 * rng.symmetric())
                 let c = box.centre + SIMD2(rng.symmetric(), rng.symmetric()) * (0.05 * box.width)
                 box = FaceBox(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side)
@@ -84,7 +105,9 @@ struct EvalLandmarksCommand: ParsableCommand {
             cpuSeconds += Self.threadCPUSeconds() - c0
             evaluation.add(name: face.name, predicted: shape, truth: face.landmarks, seconds: seconds)
         }
-        printReport(evaluation, boxDescription: boxes == "jittered" ? "canonical boxes jittered ±5 % centre, ±8 % scale" : "canonical boxes")
+        let boxDescription = boxes == "detector" ? "detector \(detector) (IoU ≥ 0.4 with the annotation's canonical box)"
+            : boxes == "jittered" ? "canonical boxes jittered ±5 % centre, ±8 % scale" : "canonical boxes"
+        printReport(evaluation, boxDescription: boxDescription)
         print(String(format: "landmarks CPU time: %.3f ms per face (this thread's CPU time, unaffected by other processes)", 1000 * cpuSeconds / Double(max(1, evaluation.count - evaluation.missed))))
 
         if let perFace {

@@ -46,11 +46,20 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("rank-energy"), help: "Share of the fitted increments' energy each stage keeps (reduced-rank regression).")
     var rankEnergy: Float = 0.995
 
+    @Option(name: .customLong("max-rank"), help: "Upper bound on each stage's rank (speed).")
+    var maxRank = 24
+
     @Flag(name: .customLong("no-mirror"), help: "Do not add mirrored faces.")
     var noMirror = false
 
     @Option(help: "Use at most this many training faces (smoke tests).")
     var limit: Int?
+
+    @Option(help: "Face detector model: learn the box-to-shape mapping (and train) from the boxes it outputs.")
+    var detector: String?
+
+    @Option(name: .customLong("remap-from"), help: "Keep this model's cascade and only re-learn its box-to-shape mapping from --detector boxes (minutes, not a full training).")
+    var remapFrom: String?
 
     @Option(help: "Worker threads (descriptors and BLAS).")
     var threads = 2
@@ -73,7 +82,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--strides must be positive numbers separated by commas")
         }
-        guard perturbations > 0, threads > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
+        guard perturbations > 0, threads > 0, maxRank > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
             throw ValidationError("--perturbations, --threads must be positive; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
         }
         let weightEncoding: ModelArchive.Encoding
@@ -89,12 +98,37 @@ struct TrainLandmarksCommand: ParsableCommand {
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable training faces") }
 
-        let detectorBoxes = DetectorBoxes(detector: nil)
-        let found = loaded.faces.map { detectorBoxes.box(in: $0.image, landmarks: $0.landmarks) }
+        var detectorBoxes = DetectorBoxes(detector: nil)
+        var boxSource = "canonical boxes (square on the landmarks' bounding box)"
+        if let detector {
+            detectorBoxes = DetectorBoxes(detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector)))
+            boxSource = "boxes of detector \((detector as NSString).lastPathComponent)"
+        }
+        let bar0 = ProgressBar()
+        var found: [FaceBox?] = []
+        for (i, f) in loaded.faces.enumerated() {
+            found.append(detectorBoxes.box(in: f.image, landmarks: f.landmarks))
+            if detector != nil { bar0.update(Double(i + 1) / Double(loaded.faces.count), "detecting faces") }
+        }
+        bar0.finish()
+        let detected = found.compactMap { $0 }.count
+        if detector != nil { boxSource += " (found \(detected) of \(found.count); misses use the mean detector-to-canonical offset)" }
         let boxes = DetectorBoxes.fillMisses(found, landmarks: loaded.faces.map(\.landmarks))
-        let boxSource = "canonical boxes"
         let faces = zip(loaded.faces, boxes).map { TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: $1) }
         printError("loaded \(faces.count) training faces in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; boxes: \(boxSource)")
+
+        if let remapFrom {
+            var cascade = try LandmarkCascade(contentsOf: remapFrom)
+            cascade.stages = cascade.stages.map { $0.truncated(toRank: maxRank) }
+            cascade.metadata["training.ranks"] = cascade.stages.map { String($0.rank) }.joined(separator: ",")
+            cascade = cascade.withBoxShape(LandmarkTrainer.boxShape(faces: faces, mirror: !noMirror))
+            cascade.metadata["training.boxes"] = boxSource
+            cascade.metadata["training.remap"] = "box-to-shape mapping re-learned from detector boxes: lorgnette train landmarks " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
+            let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
+            try Data(bytes).write(to: URL(fileURLWithPath: out))
+            printError("wrote \(out) (\(bytes.count) bytes): \(remapFrom) with ranks ≤ \(maxRank) and the box-to-shape mapping of \(boxSource)")
+            return
+        }
 
         var options = LandmarkTrainingOptions()
         options.seed = seed
@@ -103,6 +137,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.strides = strideValues
         options.descriptor = DescriptorSpec(cells: cells, cellSamples: cellSamples, bins: 8)
         options.rankEnergy = rankEnergy
+        options.maxRank = maxRank
         options.threads = threads
         let bar = ProgressBar()
         let (trained, reports) = try LandmarkTrainer(options: options).train(

@@ -1,0 +1,110 @@
+import ArgumentParser
+import FaceData
+import FaceDetection
+import Foundation
+import Imaging
+import JPEGCodec
+import Landmarks
+
+/// `lorgnette landmarks IMAGE...`: every face in each image with its 68 landmarks.
+struct LandmarksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "landmarks",
+        abstract: "Find faces and their 68 landmarks (iBUG 300-W order) in JPEG images.",
+        discussion: """
+            Coordinates are 0-based pixels: the centre of the top-left pixel is (0, 0). With --json \
+            each image gives one line:
+            {"image": "<path as given>", "width": W, "height": H, "faces": [{"box": [x, y, w, h], \
+            "score": s, "landmarks": [[x, y], ...68], "pupils": [[x, y], [x, y]]}]}
+            The first pupil is the eye of points 36-41 (image left); until pupil refinement exists a \
+            pupil is the centre of its eye contour. An unreadable image prints an error on standard \
+            error, the other images still run, and the exit status is non-zero.
+            """
+    )
+
+    @Argument(help: "JPEG images.")
+    var images: [String]
+
+    @Flag(help: "One JSON object per line per image.")
+    var json = false
+
+    @Option(help: "Landmark model file.")
+    var model = "Models/landmarks.lmrk"
+
+    @Option(help: "Face detector model file.")
+    var detector = "Models/face-detector.fdet"
+
+    func run() throws {
+        let cascade: LandmarkCascade
+        let faceDetector: HOGFaceDetector
+        do {
+            cascade = try LandmarkCascade(contentsOf: model)
+            faceDetector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector))
+        } catch {
+            printError("landmarks: \(error)")
+            throw ExitCode.failure
+        }
+        let decoder = TurboJPEGDecoder()
+        var failed = 0
+        for path in images {
+            let image: GrayImage
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else { throw ImageReadError(description: "cannot read file") }
+                image = try decoder.decodeGray([UInt8](data), scale: .full)
+            } catch {
+                printError("\(path): \(error)")
+                failed += 1
+                continue
+            }
+            let faces = faceDetector.detect(in: image).map { box in (box, cascade.landmarks(in: image, box: box)) }
+            print(json ? Self.jsonLine(path: path, image: image, faces: faces) : Self.textReport(path: path, image: image, faces: faces))
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    struct ImageReadError: Error, CustomStringConvertible { let description: String }
+
+    static func number(_ v: Float) -> String {
+        let s = String(format: "%.2f", v)
+        return s == "-0.00" ? "0.00" : s
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// The exact line format of the issue: keys in this order, coordinates with two decimals.
+    static func jsonLine(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])]) -> String {
+        let faceObjects = faces.map { box, shape -> String in
+            let points = shape.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
+            let eyes = IBUG68.eyeCentres(shape)
+            return "{\"box\": [\(number(box.x)), \(number(box.y)), \(number(box.width)), \(number(box.height))], "
+                + "\"score\": \(String(format: "%.3f", box.score)), \"landmarks\": [\(points)], "
+                + "\"pupils\": [[\(number(eyes.left.x)), \(number(eyes.left.y))], [\(number(eyes.right.x)), \(number(eyes.right.y))]]}"
+        }
+        return "{\"image\": \(jsonString(path)), \"width\": \(image.width), \"height\": \(image.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
+    }
+
+    static func textReport(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])]) -> String {
+        var s = "\(path): \(image.width)x\(image.height), \(faces.count) face\(faces.count == 1 ? "" : "s")"
+        for (i, (box, shape)) in faces.enumerated() {
+            let eyes = IBUG68.eyeCentres(shape)
+            s += "\n  face \(i + 1): box \(number(box.x)) \(number(box.y)) \(number(box.width)) \(number(box.height)), score \(String(format: "%.3f", box.score))"
+            s += "\n    pupils (\(number(eyes.left.x)), \(number(eyes.left.y))) (\(number(eyes.right.x)), \(number(eyes.right.y)))"
+            s += "\n    landmarks " + shape.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+        }
+        return s
+    }
+}
