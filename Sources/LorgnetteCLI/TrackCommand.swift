@@ -66,9 +66,9 @@ struct TrackCommand: ParsableCommand {
     @Option(name: .customLong("landmark-beta"), help: "Landmark One Euro beta, per face size (inter-ocular) per second.")
     var landmarkBeta = 2.0
     @Option(name: .customLong("pose-min-cutoff"), help: "Pose One Euro still cutoff (rotation and translation), Hz.")
-    var poseMinCutoff = 1.0
+    var poseMinCutoff = 0.7
     @Option(name: .customLong("pose-beta"), help: "Pose One Euro beta: per rad/s for rotation, per face size/s for translation.")
-    var poseBeta = 1.5
+    var poseBeta = 2.0
 
     @Option(name: .customLong("loss-confidence"), help: "Drop a tracked face below this pose confidence (0-1).")
     var lossConfidence = 0.2

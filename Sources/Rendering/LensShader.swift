@@ -38,12 +38,12 @@ struct LensShader: FragmentShader {
             tint *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
             if material.alphaMode == .blend { alpha *= t.w * (1 / 255 as Float) }
         }
-        let v = -simdNormalize(p)
-        let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), simdDot(n, v))
+        let v = -fastNormalize(p)
+        let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), (n * v).sum())
         let one = SIMD3<Float>(repeating: 1)
         let transmission = material.transmission
         let transmitted = tint * transmission * (one - fresnel)
-        let ndl = max(0, simdDot(n, lighting.direction))
+        let ndl = max(0, (n * lighting.direction).sum())
         var reflected = fresnel * lighting.environment(Shading.reflect(v, n))
         reflected += lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * f0
         let diffuse = tint * (1 - transmission) * (lighting.ambient + lighting.color * ndl) * (one - fresnel)

@@ -13,7 +13,7 @@ struct PrimitiveView {
     func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (p: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
         let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
         let p = positions[i0] * l.x + positions[i1] * l.y + positions[i2] * l.z
-        var n = simdNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
+        var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
         if !frontFacing { n = -n }
         var uv = SIMD2<Float>.zero
         if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
@@ -38,17 +38,33 @@ enum Shading {
 
     /// Energy-normalised Blinn-Phong lobe, times n·l.
     @inline(__always) static func specular(n: SIMD3<Float>, v: SIMD3<Float>, l: SIMD3<Float>, shininess: Float) -> Float {
-        let ndl = simdDot(n, l)
+        let ndl = (n * l).sum()
         guard ndl > 0 else { return 0 }
-        let h = simdNormalize(l + v)
-        let ndh = simdDot(n, h)
+        let h = fastNormalize(l + v)
+        let ndh = (n * h).sum()
         guard ndh > 0 else { return 0 }
-        return powf(ndh, shininess) * (shininess + 8) * (1 / (8 * Float.pi)) * ndl
+        return power(ndh, shininess) * (shininess + 8) * (1 / (8 * Float.pi)) * ndl
+    }
+
+    /// x^n for x in [0, 1] as (1 - (1 - x) n / 16)^16 (the limit form of exp(n ln x) with
+    /// ln x ≈ x - 1): a few per cent from powf where the highlight is bright (x near 1), falling
+    /// to zero like it away from there; four multiplications instead of a powf call per pixel
+    /// (powf was 7 % of a frame).
+    @inline(__always) static func power(_ x: Float, _ n: Float) -> Float {
+        var t = max(0, 1 - (1 - x) * n * (1 / 16 as Float))
+        t *= t; t *= t; t *= t; t *= t
+        return t
     }
 
     @inline(__always) static func reflect(_ v: SIMD3<Float>, _ n: SIMD3<Float>) -> SIMD3<Float> {
-        n * (2 * simdDot(n, v)) - v
+        n * (2 * (n * v).sum()) - v
     }
+}
+
+/// Unit vector (the zero vector stays zero), inlined in the per-pixel shaders.
+@inline(__always) func fastNormalize(_ a: SIMD3<Float>) -> SIMD3<Float> {
+    let l2 = (a * a).sum()
+    return l2 > 0 ? a * (1 / l2.squareRoot()) : a
 }
 
 #if canImport(Glibc)

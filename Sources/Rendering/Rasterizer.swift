@@ -9,18 +9,23 @@ import Imaging
 /// shaded and blended by their covered fraction, approximated from the centre's signed distance
 /// to the edge; they do not write depth. Blending is in linear light.
 public enum Rasterizer {
+    /// Pixels outside `scissor` (inclusive pixel bounds), when given, are left untouched.
     public static func rasterize<S: FragmentShader>(_ triangles: [ScreenTriangle], shader: S,
-                                                    color: inout RGBImage, depth: inout DepthBuffer) {
+                                                    color: inout RGBImage, depth: inout DepthBuffer,
+                                                    scissor: PixelBounds? = nil) {
         precondition(color.width == depth.width && color.height == depth.height, "colour and depth sizes differ")
         guard color.width > 0 && color.height > 0 else { return }
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         let width = color.width, height = color.height
+        let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+            .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        guard let clip else { return }
         ColorTables.toLinear.withUnsafeBufferPointer { toLinear in
             ColorTables.toSRGB.withUnsafeBufferPointer { toSRGB in
                 color.pixels.withUnsafeMutableBufferPointer { rgb in
                     depth.values.withUnsafeMutableBufferPointer { z in
                         for t in triangles {
-                            let r = drawTriangle(t, shader: shader, width: width, height: height, rgb: rgb, z: z,
+                            let r = drawTriangle(t, shader: shader, width: width, clip: clip, rgb: rgb, z: z,
                                                  toLinear: toLinear, toSRGB: toSRGB)
                             if r.maxX >= 0 {
                                 minX = min(minX, r.minX); minY = min(minY, r.minY); maxX = max(maxX, r.maxX); maxY = max(maxY, r.maxY)
@@ -34,7 +39,7 @@ public enum Rasterizer {
     }
 
     @inline(__always)
-    static func drawTriangle<S: FragmentShader>(_ t: ScreenTriangle, shader: S, width: Int, height: Int,
+    static func drawTriangle<S: FragmentShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelBounds,
                                                 rgb: UnsafeMutableBufferPointer<UInt8>, z: UnsafeMutableBufferPointer<Float>,
                                                 toLinear: UnsafeBufferPointer<Float>, toSRGB: UnsafeBufferPointer<UInt8>)
         -> (minX: Int, minY: Int, maxX: Int, maxY: Int) {
@@ -57,55 +62,67 @@ public enum Rasterizer {
         let smooth = SIMD3<Float>((m & 2) != 0 ? 1 : 0, (m & 4) != 0 ? 1 : 0, (m & 1) != 0 ? 1 : 0)
         let threshold = smooth * -0.5
         let margin: Float = m != 0 ? 1 : 0
-        let bx0 = max(0, Int((min(x0, x1, x2) - margin).rounded(.up)))
-        let bx1 = min(width - 1, Int((max(x0, x1, x2) + margin).rounded(.down)))
-        let by0 = max(0, Int((min(y0, y1, y2) - margin).rounded(.up)))
-        let by1 = min(height - 1, Int((max(y0, y1, y2) + margin).rounded(.down)))
+        // Bounds in Float first: coordinates far outside the image must not overflow Int.
+        let bx0 = Int(max(Float(clip.minX), (min(x0, x1, x2) - margin).rounded(.up)))
+        let bx1 = Int(min(Float(clip.maxX), (max(x0, x1, x2) + margin).rounded(.down)))
+        let by0 = Int(max(Float(clip.minY), (min(y0, y1, y2) - margin).rounded(.up)))
+        let by1 = Int(min(Float(clip.maxY), (max(y0, y1, y2) + margin).rounded(.down)))
         guard bx0 <= bx1 && by0 <= by1 else { return none }
         let w = SIMD3<Float>(t.p0.z, t.p1.z, t.p2.z)
         let writesDepth = shader.writesDepth, writesColor = shader.writesColor
         var touched = false
+        // Scalar copies: the per-pixel loop below is written out channel by channel, which the
+        // optimiser keeps in registers (generic SIMD3 reductions were out-of-line calls).
+        let a0 = a.x, a1 = a.y, a2 = a.z, b0 = b.x, b1 = b.y, b2 = b.z, c0 = c.x, c1 = c.y, c2 = c.z
+        let k0 = k.x, k1 = k.y, k2 = k.z, w0 = w.x, w1 = w.y, w2 = w.z
+        let t0 = threshold.x, t1 = threshold.y, t2 = threshold.z
+        let s0 = smooth.x != 0, s1 = smooth.y != 0, s2 = smooth.z != 0
+        let steps = Float(ColorTables.encodeSteps)
         for py in by0...by1 {
-            let fy = Float(py)
-            var e = a * Float(bx0) + b * fy + c
+            let fy = Float(py), fx = Float(bx0)
+            var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
             let row = py * width
             for px in bx0...bx1 {
-                defer { e += a }
-                if any(e .< threshold) { continue }
-                var lambda = pointwiseMax(e, .zero) * k
-                let inside = !any(e .< .zero)
-                let sum = lambda.sum()
-                guard sum > 0 else { continue }
-                lambda /= sum
-                let invZ = (lambda * w).sum()
+                let d0 = e0, d1 = e1, d2 = e2
+                e0 += a0; e1 += a1; e2 += a2
+                if d0 < t0 || d1 < t1 || d2 < t2 { continue }
+                let lw0 = max(d0, 0) * k0 * w0, lw1 = max(d1, 0) * k1 * w1, lw2 = max(d2, 0) * k2 * w2
+                let sum = max(d0, 0) * k0 + max(d1, 0) * k1 + max(d2, 0) * k2
+                let lwSum = lw0 + lw1 + lw2
+                guard sum > 0 && lwSum > 0 else { continue }
+                let invZ = lwSum / sum
                 let idx = row + px
                 guard invZ > z[idx] else { continue }
                 touched = true
+                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
                 guard writesColor else {
                     if writesDepth && inside { z[idx] = invZ }
                     continue
                 }
-                let pw = lambda * w / invZ
-                let bary = t.b0 * pw.x + t.b1 * pw.y + t.b2 * pw.z
+                let r = 1 / lwSum
+                let q0 = lw0 * r, q1 = lw1 * r, q2 = lw2 * r
+                let bary = t.b0 * q0 + t.b1 * q1 + t.b2 * q2
                 // A discarded (MASK) fragment leaves depth alone, so it does not occlude.
                 guard let f = shader.fragment(triangle: Int(t.source), barycentric: bary, frontFacing: t.frontFacing) else { continue }
                 if writesDepth && inside { z[idx] = invZ }
-                let coverage: Float = m != 0 ? smoothCoverage(e, smooth) : 1
+                var coverage: Float = 1
+                if m != 0 {
+                    if s0 { coverage = min(coverage, max(0, d0 + 0.5)) }
+                    if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
+                    if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
+                }
                 let o = 3 * idx
-                let dst = SIMD3<Float>(toLinear[Int(rgb[o])], toLinear[Int(rgb[o + 1])], toLinear[Int(rgb[o + 2])])
-                var out = dst * f.multiply + f.add
-                if coverage < 1 { out = dst + (out - dst) * coverage }
-                let q = pointwiseMin(pointwiseMax(out, .zero), SIMD3<Float>(repeating: 1)) * Float(ColorTables.encodeSteps) + 0.5
-                rgb[o] = toSRGB[Int(q.x)]; rgb[o + 1] = toSRGB[Int(q.y)]; rgb[o + 2] = toSRGB[Int(q.z)]
+                let r0 = toLinear[Int(rgb[o])], g0 = toLinear[Int(rgb[o + 1])], bl0 = toLinear[Int(rgb[o + 2])]
+                var outR = r0 * f.multiply.x + f.add.x, outG = g0 * f.multiply.y + f.add.y, outB = bl0 * f.multiply.z + f.add.z
+                if coverage < 1 {
+                    outR = r0 + (outR - r0) * coverage; outG = g0 + (outG - g0) * coverage; outB = bl0 + (outB - bl0) * coverage
+                }
+                rgb[o] = toSRGB[Int(min(max(outR, 0), 1) * steps + 0.5)]
+                rgb[o + 1] = toSRGB[Int(min(max(outG, 0), 1) * steps + 0.5)]
+                rgb[o + 2] = toSRGB[Int(min(max(outB, 0), 1) * steps + 0.5)]
             }
         }
         return touched ? (bx0, by0, bx1, by1) : none
     }
 
-    /// Covered fraction from the distances to the smooth edges (others count as fully covering).
-    @inline(__always) static func smoothCoverage(_ e: SIMD3<Float>, _ smooth: SIMD3<Float>) -> Float {
-        let perEdge = pointwiseMin(pointwiseMax(e + 0.5, .zero), SIMD3<Float>(repeating: 1))
-        let masked = perEdge * smooth + (SIMD3<Float>(repeating: 1) - smooth)
-        return masked.min()
-    }
 }

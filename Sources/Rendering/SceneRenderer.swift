@@ -13,6 +13,10 @@ public final class SceneRenderer {
     public var depth = DepthBuffer(width: 0, height: 0)
     public var lighting: Lighting
     public var antialiasing = true
+    /// When set, drawing touches only these pixels. Set it to the glasses' `screenBounds` before
+    /// drawing the head occluder: depth outside the glasses is never tested, and a head covers far
+    /// more pixels than a pair of glasses.
+    public var scissor: PixelBounds?
 
     public init(lighting: Lighting = .studio) {
         self.lighting = lighting
@@ -28,7 +32,7 @@ public final class SceneRenderer {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image)
         for i in mesh.mesh.primitives.indices {
             buildTriangles(mesh, primitive: i, camera: camera, cull: false, smooth: false, sortFarToNear: false)
-            Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth)
+            Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
         }
     }
 
@@ -53,6 +57,27 @@ public final class SceneRenderer {
             buildTriangles(mesh, primitive: i, camera: camera, cull: !material.doubleSided, smooth: antialiasing, sortFarToNear: true)
             shade(mesh, primitive: i, image: &image)
         }
+    }
+
+    /// The pixels `mesh` can cover (its vertices' projections, one pixel of anti-aliasing margin),
+    /// clamped to the camera's image; nil when it is entirely off screen or behind the camera.
+    /// Vertices behind the near plane make the whole image the answer (clipping can reach any pixel).
+    public func screenBounds(of mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera) -> PixelBounds? {
+        let cameraFromModel = camera.cameraFromWorld * modelToWorld
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        let image = PixelBounds(minX: 0, minY: 0, maxX: camera.width - 1, maxY: camera.height - 1)
+        for p in mesh.mesh.primitives {
+            for v in p.positions {
+                let c = cameraFromModel.apply(v)
+                guard c.z >= camera.nearPlane else { return image }
+                let u = SIMD2<Float>(camera.fx * c.x / c.z + camera.cx, camera.fy * c.y / c.z + camera.cy)
+                lo = pointwiseMin(lo, u); hi = pointwiseMax(hi, u)
+            }
+        }
+        guard lo.x <= hi.x else { return nil }
+        let box = PixelBounds(minX: Int(max(-1e6, (lo.x - 1).rounded(.down))), minY: Int(max(-1e6, (lo.y - 1).rounded(.down))),
+                              maxX: Int(min(1e6, (hi.x + 1).rounded(.up))), maxY: Int(min(1e6, (hi.y + 1).rounded(.up))))
+        return box.intersection(image)
     }
 
     // MARK: Stages
@@ -159,10 +184,10 @@ public final class SceneRenderer {
                         let view = PrimitiveView(indices: idx, positions: pos, normals: nor, uvs: uv)
                         if material.isLens {
                             let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
-                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth)
+                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
                         } else {
                             let shader = SurfaceShader(view: view, material: material, texture: texture, lighting: lighting)
-                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth)
+                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
                         }
                     }
                 }

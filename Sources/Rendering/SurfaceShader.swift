@@ -34,16 +34,16 @@ struct SurfaceShader: FragmentShader {
             alpha *= t.w * (1 / 255 as Float)
         }
         if case .mask(let cutoff) = material.alphaMode, alpha < cutoff { return nil }
-        let v = -simdNormalize(p)
+        let v = -fastNormalize(p)
         let metallic = material.metallic
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
-        let ndl = max(0, simdDot(n, lighting.direction))
+        let ndl = max(0, (n * lighting.direction).sum())
         var color = base * (1 - metallic) * (lighting.ambient + lighting.color * ndl)
         color += f0 * lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess)
         let r = Shading.reflect(v, n)
         let sharp = 1 - material.roughness
         let env = lighting.environment(r) * sharp + (lighting.sky + lighting.ground) * (0.5 * (1 - sharp))
-        color += env * Shading.schlick(f0, simdDot(n, v)) * (0.3 + 0.7 * sharp)
+        color += env * Shading.schlick(f0, (n * v).sum()) * (0.3 + 0.7 * sharp)
         if material.alphaMode == .blend {
             return Fragment(add: color * alpha, multiply: SIMD3<Float>(repeating: 1 - alpha))
         }

@@ -7,7 +7,7 @@ public struct LandmarkFilter: Sendable {
     }
     private var filters: [VectorOneEuroFilter] = []
 
-    /// Defaults: 1.5 Hz still cutoff; beta 2 per (face size / s). Tuned on the dev videos (see FaceTracking docs).
+    /// Defaults: 1.5 Hz still cutoff; beta 2 per (face size / s).
     public init(parameters: OneEuroParameters = OneEuroParameters(minCutoffHz: 1.5, beta: 2.0, derivativeCutoffHz: 1.0)) {
         self.parameters = parameters
     }

@@ -16,8 +16,8 @@ public struct PoseFilter: Sendable {
     private var rotationSpeed = 0.0
     private var lastTime: Double?
 
-    /// Defaults tuned on the dev videos: still cutoff 1 Hz, beta 1.5 per face size/s for translation,
-    /// 1 Hz and beta 1.5 per rad/s for rotation.
+    /// Defaults: still cutoff 1 Hz, beta 1.5 (per face size/s for translation, per rad/s for rotation);
+    /// `FaceTrackerConfiguration` holds the values tuned on the dev videos.
     public init(translation: OneEuroParameters = OneEuroParameters(minCutoffHz: 1.0, beta: 1.5),
                 rotation: OneEuroParameters = OneEuroParameters(minCutoffHz: 1.0, beta: 1.5)) {
         self.translation = translation

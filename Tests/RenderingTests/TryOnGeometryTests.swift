@@ -95,6 +95,29 @@ struct TryOnGeometryTests {
         #expect(max(occluded.red, occluded.blue) > nearOpen / 2, "the near temple stays visible: \(occluded) vs \(open)")
     }
 
+    /// Limiting the occluder to the glasses' screen bounds changes no pixel.
+    @Test func scissorToGlassesBoundsGivesTheSameImage() throws {
+        let frame = RenderableMesh(FrameGenerator.generate(style: .round, size: FrameSize(lensWidth: 47, bridge: 21, templeLength: 145)))
+        let head = RenderableMesh(HeadOccluder.mesh())
+        let faceToCamera = Transform3D.translation([10, 5, 450]) * Transform3D.rotation(axis: [0, 1, 0], radians: 0.5)
+        let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
+        let camera = PinholeCamera(fx: 700, fy: 700, cx: 319.5, cy: 239.5, width: 640, height: 480)
+        func render(scissor: Bool) -> RGBImage {
+            let renderer = SceneRenderer()
+            var image = SceneFixtures.background(640, 480, 90)
+            renderer.beginFrame(width: 640, height: 480)
+            if scissor { renderer.scissor = renderer.screenBounds(of: frame, modelToWorld: faceToCamera * glassesOnFace, camera: camera) }
+            renderer.drawOccluder(head, modelToWorld: faceToCamera, camera: camera, into: &image)
+            renderer.draw(frame, modelToWorld: faceToCamera * glassesOnFace, camera: camera, into: &image)
+            return image
+        }
+        let bounds = try #require(SceneRenderer().screenBounds(of: frame, modelToWorld: faceToCamera * glassesOnFace, camera: camera))
+        #expect(bounds.maxX - bounds.minX > 100 && bounds.maxX - bounds.minX < 400, "\(bounds)")
+        let full = render(scissor: false), limited = render(scissor: true)
+        #expect(full == limited)
+        #expect(full != SceneFixtures.background(640, 480, 90), "something was drawn")
+    }
+
     @Test func headOccluderIsMetricAndClosed() throws {
         let head = HeadOccluder.mesh()
         let box = try #require(head.bounds)

@@ -1,0 +1,79 @@
+// The try-on renderer's cost per frame at webcam size: glasses 150 mm wide, 500 mm from a 1280x720
+// camera with a 60° horizontal field of view (about 330 px across, a face at arm's length).
+import Benchmark
+import Foundation
+import FrameCatalogue
+import Imaging
+import Meshes
+import PNGCodec
+import Rendering
+
+enum RenderingScene {
+    static let width = 1280, height = 720
+
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var khronosPath: String {
+        repository.deletingLastPathComponent().appendingPathComponent("shared/data/glasses/khronos_sunglasses/SunglassesKhronos.glb").path
+    }
+
+    /// A webcam-like camera with the glasses three-quarter on, 500 mm away, as in a try-on.
+    static func camera() -> PinholeCamera {
+        let f = Float(width) / 2 / tanf(30 * .pi / 180)
+        var camera = PinholeCamera(fx: f, fy: f, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2, width: width, height: height)
+        camera.lookAt(eye: [180, 60, 470], target: [0, 0, -40], up: [0, 1, 0])
+        return camera
+    }
+
+    /// A mid-grey frame standing in for the decoded video frame the glasses are drawn into.
+    static func frame() -> RGBImage { RGBImage(width: width, height: height, fill: (120, 110, 100)) }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .instructions, .mallocCountTotal],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(3),
+        maxIterations: 2_000
+    )
+    let camera = RenderingScene.camera()
+    let head = RenderableMesh(HeadOccluder.mesh())
+    // The head proxy sits in the face frame (y down, z into the head); glasses in the canonical frame
+    // (y up, z out of the front) are turned 180° about x and put 14 mm in front of the eyes.
+    let faceToWorld = Transform3D.translation([0, 0, -40]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
+    let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
+
+    var scenes: [(String, RenderableMesh)] = []
+    if FileManager.default.fileExists(atPath: RenderingScene.khronosPath) {
+        let mesh = try! MeshLoader(decoders: TextureDecoders(png: ZlibPNGDecoder())).load(path: RenderingScene.khronosPath)
+        scenes.append(("Khronos sunglasses (13,396 triangles)", RenderableMesh(GlassesNormalizer.normalize(mesh).mesh)))
+    } else {
+        print("RenderingBenchmarks: \(RenderingScene.khronosPath) not found; skipping the Khronos sunglasses")
+    }
+    let procedural = FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140))
+    scenes.append(("procedural rectangular 52□18-140 (\(procedural.triangleCount) triangles)", RenderableMesh(procedural)))
+
+    for (name, glasses) in scenes {
+        let renderer = SceneRenderer()
+        var image = RenderingScene.frame()
+        renderer.beginFrame(width: image.width, height: image.height)
+        renderer.draw(glasses, modelToWorld: .identity, camera: camera, into: &image) // warm-up: sizes the scratch buffers
+
+        Benchmark("Render \(name) 1280x720") { benchmark in
+            for _ in benchmark.scaledIterations {
+                renderer.beginFrame(width: image.width, height: image.height)
+                renderer.draw(glasses, modelToWorld: .identity, camera: camera, into: &image)
+            }
+        }
+        Benchmark("Render \(name) on a face with head occluder 1280x720") { benchmark in
+            for _ in benchmark.scaledIterations {
+                renderer.beginFrame(width: image.width, height: image.height)
+                renderer.drawOccluder(head, modelToWorld: faceToWorld, camera: camera, into: &image)
+                renderer.draw(glasses, modelToWorld: faceToWorld * glassesOnFace, camera: camera, into: &image)
+            }
+        }
+    }
+}
