@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "FrameCatalogue", dependencies: ["Meshes"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
-        .target(name: "FaceDetection", dependencies: ["Imaging"], swiftSettings: optimized),
+        .target(name: "FaceDetection", dependencies: ["Imaging", "ModelFormat"], swiftSettings: optimized),
 
         // Face anchor: geometry, metric mean face, pose, smoothing, tracking loop.
         .target(name: "Geometry", swiftSettings: optimized),
@@ -49,6 +49,7 @@ let package = Package(
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "PNGCodec", dependencies: ["CZlib", "Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
+        .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
 
@@ -57,7 +58,7 @@ let package = Package(
             name: "LorgnetteCLI",
             dependencies: [
                 "Imaging", "Media", "JPEGCodec", "Capture",
-                "FaceData", "FaceDetection", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
+                "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
                 "Meshes", "Rendering", "FrameCatalogue", "PNGCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -79,6 +80,7 @@ let package = Package(
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
+        .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -67,6 +67,15 @@ public struct DetectorEvaluation: Sendable {
         return found[min(max(needed, 1), found.count) - 1]
     }
 
+    /// The lowest threshold at which at most `rate` false positives per image remain.
+    public func threshold(forFalsePositivesPerImage rate: Float) -> Float {
+        let allowed = Int((rate * Float(max(imageCount, 1))).rounded(.down))
+        let sorted = falsePositiveScores.sorted(by: >)
+        guard sorted.count > allowed else { return -.infinity }
+        // Just above the (allowed + 1)-th highest false positive.
+        return sorted[allowed].nextUp
+    }
+
     public func summary(threshold: Float) -> Summary {
         let n = max(imageCount, 1)
         var found = 0

@@ -5,8 +5,15 @@ import Imaging
 /// Settings of `DetectorTrainer`. Defaults are the ones the shipped model was trained with.
 public struct DetectorTrainingOptions: Sendable {
     public var seed: UInt64 = 1
-    /// SVM cost C for both classes (hinge loss weight against ½‖w‖²).
+    /// SVM cost C of the negatives (hinge loss weight against ½‖w‖²).
     public var cost: Float = 0.01
+    /// Positives' cost relative to `cost`: there are ~8x fewer positives, and a missed face costs
+    /// the tracker more than a false alarm that the landmark stage can still reject.
+    public var positiveWeight: Float = 2
+    /// Windows whose face box overlaps the annotated one by less than this IoU are negatives.
+    /// Above 0.3 on purpose: the band 0.3–0.4 holds partial faces and boxes at the wrong scale,
+    /// which otherwise win non-maximum suppression over the well-placed box.
+    public var negativeMaxIoU: Float = 0.4
     /// Hard-negative mining rounds after the first training on random negatives.
     public var miningRounds = 3
     public var randomNegativesPerImage = 10
@@ -18,7 +25,15 @@ public struct DetectorTrainingOptions: Sendable {
     public var halfStepScales = true
     /// Recall on the training faces at which the score threshold is set.
     public var targetRecall: Float = 0.99
+    /// ...unless that lets through more false positives per training image than this; then the
+    /// threshold is raised until it does not.
+    public var maxFalsePositivesPerImage: Float = 0.1
     public var window = DetectorWindow()
+    /// Early rejection (see `LinearWindowFilter`): rows scored first, and how far below the lowest
+    /// partial score of a training positive that reaches (threshold − 0.5) the rejection threshold
+    /// is put. 0 rows disables it.
+    public var pruneRows = 5
+    public var pruneMargin: Float = 0.25
 
     public init() {}
 }
@@ -49,7 +64,7 @@ public struct DetectorTrainingReport: Sendable {
 ///
 /// Positives are read from the detector's own pyramid at the level and cell closest to the
 /// annotated canonical box, so training sees exactly the features, and the position and scale
-/// quantisation, that detection will see. Negatives are windows whose face box has IoU < 0.3 with
+/// quantisation, that detection will see. Negatives are windows whose face box has IoU < 0.4 with
 /// the annotated box, that lie at least 70 % on real photo (not crop padding), and, in images that
 /// may show other people, are not face-sized. Deterministic for a given seed and face list.
 public final class DetectorTrainer {
@@ -68,6 +83,7 @@ public final class DetectorTrainer {
     /// each mining round, calibration) plus an SVM fit counted as a third of a pass.
     private var unitsDone = 0.0
     private var unitsTotal = 1.0
+    private var unitsPerFit = 0.0
 
     private func advance(_ stage: String, _ done: Int, _ total: Int, units: Double) {
         unitsDone += units
@@ -78,7 +94,8 @@ public final class DetectorTrainer {
         precondition(!faces.isEmpty, "no training faces")
         unitsDone = 0
         let fits = Double(options.miningRounds + 1)
-        unitsTotal = Double(faces.count) * (1.0 + Double(options.miningRounds) + 0.5 + fits / 3)
+        unitsPerFit = Double(faces.count) / 3
+        unitsTotal = Double(faces.count) * (1.0 + Double(options.miningRounds) + 0.5) + fits * unitsPerFit
         var report = DetectorTrainingReport()
         let window = options.window
         var rng = SplitMix64(seed: options.seed)
@@ -120,14 +137,30 @@ public final class DetectorTrainer {
         }
         report.positives = positives.count / d
         report.negatives = negatives.count / d
-
         // Threshold calibration on the training faces (not mirrored).
         let calibration = DetectorEvaluation.run(HOGFaceDetector(model: model), on: faces, threshold: -3) { done, total in
             self.advance("calibration", done, total, units: 0.5)
         }
-        let threshold = calibration.threshold(forRecall: options.targetRecall)
+        let threshold = max(calibration.threshold(forRecall: options.targetRecall),
+                            calibration.threshold(forFalsePositivesPerImage: options.maxFalsePositivesPerImage))
         let atThreshold = calibration.summary(threshold: threshold)
         model.threshold = threshold
+        // Early rejection, set from the positives that score within 0.5 of the threshold (the
+        // others are missed anyway): reject below the lowest of their partial scores, minus a margin.
+        if options.pruneRows > 0 && options.pruneRows < window.cells {
+            var lowest = Float.infinity
+            for i in 0 ..< report.positives {
+                let sample = Array(positives[i * d ..< (i + 1) * d])
+                guard model.filters[0].score(window: sample) >= threshold - 0.5 else { continue }
+                lowest = min(lowest, model.filters[0].partialScore(window: sample, rows: options.pruneRows))
+            }
+            if lowest.isFinite {
+                model.filters[0].pruneRows = options.pruneRows
+                model.filters[0].pruneThreshold = lowest - options.pruneMargin
+                report.roundsLog.append(String(format: "early rejection after %d rows below %.3f (lowest partial score of a positive scoring >= threshold - 0.5: %.3f)",
+                                               options.pruneRows, lowest - options.pruneMargin, lowest))
+            }
+        }
         report.threshold = threshold
         report.trainingRecall = atThreshold.recall
         report.trainingFalsePositivesPerImage = atThreshold.falsePositivesPerImage
@@ -178,7 +211,7 @@ public final class DetectorTrainer {
     private func isNegative(_ face: DetectorTrainingFace, _ level: HOGPyramid.Level, _ x: Int, _ y: Int) -> Bool {
         let window = options.window
         let box = window.faceBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY)
-        if box.iou(face.box) >= 0.3 { return false }
+        if box.iou(face.box) >= options.negativeMaxIoU { return false }
         let whole = window.windowBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY)
         let ix = max(0, min(whole.x + whole.width, face.valid.x + face.valid.width) - max(whole.x, face.valid.x))
         let iy = max(0, min(whole.y + whole.height, face.valid.y + face.valid.height) - max(whole.y, face.valid.y))
@@ -276,12 +309,12 @@ public final class DetectorTrainer {
         let np = positives.count / d, nn = negatives.count / d
         advance("svm round \(round) (\(np) pos, \(nn) neg)", 0, 1, units: 0)
         let labels = [Float](repeating: 1, count: np) + [Float](repeating: -1, count: nn)
-        let svm = LinearSVM(costPositive: options.cost, costNegative: options.cost)
+        let svm = LinearSVM(costPositive: options.cost * options.positiveWeight, costNegative: options.cost)
         let solution = svm.train(samples: positives + negatives, labels: labels, dimensions: d, seed: options.seed &+ UInt64(round))
         var weights = solution.weights
         for c in 0 ..< options.window.cells * options.window.cells { weights[c * HOGFeatureMap.stride + HOGFeatureMap.dimensions] = 0 }
         report.roundsLog.append("svm round \(round): \(np) positives, \(nn) negatives, \(solution.epochs) epochs")
-        self.advance("svm round \(round) (\(np) pos, \(nn) neg)", 1, 1, units: Double(positives.count / d / 4) / 3)
+        self.advance("svm round \(round) (\(np) pos, \(nn) neg)", 1, 1, units: unitsPerFit)
         let filter = LinearWindowFilter(cellsX: options.window.cells, cellsY: options.window.cells, weights: weights, bias: solution.bias)
         return HOGFaceDetectorModel(window: options.window, filters: [filter], threshold: 0)
     }

@@ -50,11 +50,16 @@ public struct DetectorTrainingFace: Sendable {
     /// and the source set come from its `index.csv` when present (`valid_x0...` in pixel-edge
     /// coordinates, `source_set == afw` meaning other faces may be present); without it the whole
     /// image is taken as valid.
-    public static func load(directory: String, split: FaceDataset.Split, decoder: JPEGDecoding,
+    /// With `limit`, only that many entries, spread evenly over the (sorted) split, are decoded.
+    public static func load(directory: String, split: FaceDataset.Split, decoder: JPEGDecoding, limit: Int? = nil,
                             progress: (Int, Int) -> Void = { _, _ in }) throws -> [DetectorTrainingFace] {
         let dataset = try FaceDataset(directory: directory)
         let index = CropIndex(directory: directory)
-        let entries = dataset.entries(split)
+        var entries = dataset.entries(split)
+        if let limit, limit >= 0, entries.count > limit {
+            let step = Double(entries.count) / Double(max(limit, 1))
+            entries = (0 ..< limit).map { entries[Int(Double($0) * step)] }
+        }
         var faces: [DetectorTrainingFace] = []
         faces.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {

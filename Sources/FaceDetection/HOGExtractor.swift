@@ -57,6 +57,10 @@ public final class HOGExtractor {
         binRow.withUnsafeMutableBufferPointer { bins in
             for i in 0 ..< histCount { hist[i] = 0 }
             let raw = UnsafeRawPointer(px.baseAddress!)
+            let one = SIMD8<Int32>(repeating: 1), zero = SIMD8<Int32>(repeating: 0)
+            let nine = SIMD8<Int32>(repeating: 9), eighteen = SIMD8<Int32>(repeating: 18)
+            let tan10 = SIMD8<Float>(repeating: 0.17632698), tan30 = SIMD8<Float>(repeating: 0.57735027)
+            let tan50 = SIMD8<Float>(repeating: 1.19175359), tan70 = SIMD8<Float>(repeating: 2.74747742)
             for y in 0 ..< cy * cell {
                 let row = y * w
                 let up = (y > 0 ? y - 1 : 0) * w
@@ -71,19 +75,32 @@ public final class HOGExtractor {
                     let dx = right &- left, dy = below &- above
                     let fx = SIMD8<Float>(dx), fy = SIMD8<Float>(dy)
                     let m = (fx * fx + fy * fy).squareRoot()
-                    let b = Self.orientationBins(fx, fy)
+                    // hogOrientationBins, written out: the compiler keeps it a call otherwise.
+                    let ax = fx.replacing(with: -fx, where: fx .< 0), ay = fy.replacing(with: -fy, where: fy .< 0)
+                    var q = zero.replacing(with: one, where: ay .> ax * tan10)
+                    q &+= zero.replacing(with: one, where: ay .> ax * tan30)
+                    q &+= zero.replacing(with: one, where: ay .> ax * tan50)
+                    q &+= zero.replacing(with: one, where: ay .> ax * tan70)
+                    let negX = fx .< 0, negY = fy .< 0
+                    var b = q
+                    b.replace(with: nine &- q, where: negX .& .!negY)
+                    b.replace(with: nine &+ q, where: negX .& negY)
+                    b.replace(with: eighteen &- q, where: .!negX .& negY)
+                    b.replace(with: zero, where: b .== eighteen)
                     UnsafeMutableRawPointer(mags.baseAddress! + x).storeBytes(of: m, as: SIMD8<Float>.self)
                     UnsafeMutableRawPointer(bins.baseAddress! + x).storeBytes(of: b, as: SIMD8<Int32>.self)
                     x += 8
                 }
-                // The rest (image borders) one by one, with clamped neighbours.
-                for xs in 0 ..< usedW where xs == 0 || xs >= x {
+                // The rest (first pixel and the right border) one by one, with clamped neighbours.
+                var xs = 0
+                while xs < usedW {
                     let l = xs > 0 ? xs - 1 : 0
                     let r = xs + 1 < w ? xs + 1 : w - 1
                     let fx = Float(Int32(px[row + r]) - Int32(px[row + l]))
                     let fy = Float(Int32(px[down + xs]) - Int32(px[up + xs]))
                     mags[xs] = (fx * fx + fy * fy).squareRoot()
-                    bins[xs] = Self.orientationBins(SIMD8(repeating: fx), SIMD8(repeating: fy))[0]
+                    bins[xs] = hogOrientationBins(SIMD8(repeating: fx), SIMD8(repeating: fy))[0]
+                    xs = xs == 0 ? max(x, 1) : xs + 1
                 }
                 let histRow = (y / cell) * cx * 36
                 for c in 0 ..< cx {
@@ -104,32 +121,6 @@ public final class HOGExtractor {
                 for o in 0 ..< 18 { hist[c * 36 + o] += hist[c * 36 + 18 + o] }
             }
         }}}}
-    }
-
-    // tan of the bin boundaries 10°, 30°, 50°, 70° (bins are centred on multiples of 20°).
-    private static let tan10: Float = 0.17632698, tan30: Float = 0.57735027, tan50: Float = 1.19175359, tan70: Float = 2.74747742
-
-    /// Signed orientation bin 0..<18 (bin b centred on b·20°, angle measured from +x towards +y)
-    /// of eight gradients: the direction of largest projection, as in the reference code, found
-    /// by comparing |dy| against |dx|·tan of the bin boundaries and unfolding the quadrant.
-    @inline(__always)
-    static func orientationBins(_ dx: SIMD8<Float>, _ dy: SIMD8<Float>) -> SIMD8<Int32> {
-        let ax = dx.replacing(with: -dx, where: dx .< 0), ay = dy.replacing(with: -dy, where: dy .< 0)
-        let one = SIMD8<Int32>(repeating: 1), zero = SIMD8<Int32>(repeating: 0)
-        var q = zero.replacing(with: one, where: ay .> ax * tan10)
-        q &+= zero.replacing(with: one, where: ay .> ax * tan30)
-        q &+= zero.replacing(with: one, where: ay .> ax * tan50)
-        q &+= zero.replacing(with: one, where: ay .> ax * tan70)
-        // q is the bin of the folded angle in [0°, 90°]; unfold by the signs of dx and dy.
-        let negX = dx .< 0, negY = dy .< 0
-        let nine = SIMD8<Int32>(repeating: 9), eighteen = SIMD8<Int32>(repeating: 18)
-        var b = q
-        b.replace(with: nine &- q, where: negX .& .!negY)
-        b.replace(with: nine &+ q, where: negX .& negY)
-        b.replace(with: eighteen &- q, where: .!negX .& negY)
-        // 18 - 0 wraps to bin 0.
-        b.replace(with: zero, where: b .== eighteen)
-        return b
     }
 
     private func normalise(cellsX cx: Int, cellsY cy: Int, into values: inout [Float]) {
@@ -186,4 +177,30 @@ public final class HOGExtractor {
             }
         }}}
     }
+}
+
+
+/// Signed orientation bin 0..<18 (bin b centred on b·20°, angle measured from +x towards +y)
+/// of eight gradients: the direction of largest projection, as in the reference code, found
+/// by comparing |dy| against |dx|·tan of the bin boundaries and unfolding the quadrant.
+@inline(__always)
+func hogOrientationBins(_ dx: SIMD8<Float>, _ dy: SIMD8<Float>) -> SIMD8<Int32> {
+    // tan of the bin boundaries 10°, 30°, 50°, 70° (bins are centred on multiples of 20°).
+    let tan10: Float = 0.17632698, tan30: Float = 0.57735027, tan50: Float = 1.19175359, tan70: Float = 2.74747742
+    let ax = dx.replacing(with: -dx, where: dx .< 0), ay = dy.replacing(with: -dy, where: dy .< 0)
+    let one = SIMD8<Int32>(repeating: 1), zero = SIMD8<Int32>(repeating: 0)
+    var q = zero.replacing(with: one, where: ay .> ax * tan10)
+    q &+= zero.replacing(with: one, where: ay .> ax * tan30)
+    q &+= zero.replacing(with: one, where: ay .> ax * tan50)
+    q &+= zero.replacing(with: one, where: ay .> ax * tan70)
+    // q is the bin of the folded angle in [0°, 90°]; unfold by the signs of dx and dy.
+    let negX = dx .< 0, negY = dy .< 0
+    let nine = SIMD8<Int32>(repeating: 9), eighteen = SIMD8<Int32>(repeating: 18)
+    var b = q
+    b.replace(with: nine &- q, where: negX .& .!negY)
+    b.replace(with: nine &+ q, where: negX .& negY)
+    b.replace(with: eighteen &- q, where: .!negX .& negY)
+    // 18 - 0 wraps to bin 0.
+    b.replace(with: zero, where: b .== eighteen)
+    return b
 }

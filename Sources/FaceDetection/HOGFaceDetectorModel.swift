@@ -7,8 +7,10 @@ import ModelFormat
 ///
 /// File format: a `ModelArchive` of kind "FDET", version 1. Metadata `feature` names the feature
 /// spec (`fhog31-cell8-hardbin`, see `HOGExtractor`); `window` is "cells,faceOffset,faceCells";
-/// `levels_per_octave`; `threshold`. Tensors: `weights` [components, cells, cells, 31] float16,
-/// `bias` [components] float32. Any mismatch is refused with a `ModelArchiveError`.
+/// `levels_per_octave`; `threshold`; optionally `prune_rows` with the tensor `prune_threshold`
+/// [components] float32 (early rejection, see `LinearWindowFilter`). Tensors: `weights`
+/// [components, cells, cells, 31] float16, `bias` [components] float32. Any mismatch is refused
+/// with a `ModelArchiveError`.
 public struct HOGFaceDetectorModel: Sendable {
     public static let kind = "FDET"
     public static let version = 1
@@ -31,7 +33,7 @@ public struct HOGFaceDetectorModel: Sendable {
         self.provenance = provenance
     }
 
-    private static let reservedKeys: Set<String> = ["feature", "window", "levels_per_octave", "threshold"]
+    private static let reservedKeys: Set<String> = ["feature", "window", "levels_per_octave", "threshold", "prune_rows"]
 
     public func archive() -> ModelArchive {
         var metadata = provenance.filter { !Self.reservedKeys.contains($0.key) }
@@ -47,10 +49,14 @@ public struct HOGFaceDetectorModel: Sendable {
                 weights.append(contentsOf: f.weights[c * stride ..< c * stride + d])
             }
         }
-        let tensors: [String: ModelArchive.Tensor] = [
+        var tensors: [String: ModelArchive.Tensor] = [
             "weights": .init(shape: [filters.count, window.cells, window.cells, d], values: weights, encoding: .float16),
             "bias": .init(shape: [filters.count], values: filters.map(\.bias), encoding: .float32),
         ]
+        if let rows = filters.first?.pruneRows, rows > 0, filters.allSatisfy({ $0.pruneRows == rows && $0.pruneThreshold.isFinite }) {
+            metadata["prune_rows"] = String(rows)
+            tensors["prune_threshold"] = .init(shape: [filters.count], values: filters.map(\.pruneThreshold), encoding: .float32)
+        }
         return ModelArchive(kind: Self.kind, version: Self.version, metadata: metadata, tensors: tensors)
     }
 
@@ -91,6 +97,13 @@ public struct HOGFaceDetectorModel: Sendable {
                 for j in 0 ..< d { padded[c * stride + j] = w.values[src + j] }
             }
             filters.append(LinearWindowFilter(cellsX: window.cells, cellsY: window.cells, weights: padded, bias: b.values[k]))
+        }
+        if let rowsText = a.metadata["prune_rows"] {
+            guard let rows = Int(rowsText), rows > 0, rows < window.cells, let p = a.tensors["prune_threshold"],
+                  p.shape == [filters.count], p.values.allSatisfy(\.isFinite) else {
+                throw corrupt("bad early-rejection data (prune_rows / prune_threshold)")
+            }
+            for k in filters.indices { filters[k].pruneRows = rows; filters[k].pruneThreshold = p.values[k] }
         }
         self.init(window: window, filters: filters, threshold: threshold,
                   provenance: a.metadata.filter { !Self.reservedKeys.contains($0.key) })

@@ -24,8 +24,10 @@ public final class HOGPyramid {
     private let extractor = HOGExtractor()
     private var octaves: [GrayImage] = []
     private var validOctaves = 0
-    private var levelImage = GrayImage(width: 0, height: 0)
-    private var map = HOGFeatureMap()
+    // One image and one feature map per level index, so their storage is reused frame after
+    // frame without re-zeroing (sizes differ between levels but not between frames).
+    private var levelImages: [GrayImage] = []
+    private var maps: [HOGFeatureMap] = []
     private var resampler = PyramidResampler()
 
     public init(levelsPerOctave: Int) {
@@ -48,13 +50,14 @@ public final class HOGPyramid {
             if w / cell < minCellsX || h / cell < minCellsY { return }
             let octave = k / levelsPerOctave
             let source = octaveImage(image, octave)
+            while maps.count <= k { maps.append(HOGFeatureMap()); levelImages.append(GrayImage(width: 0, height: 0)) }
             if source.width == w && source.height == h {
-                extractor.compute(source, into: &map)
+                extractor.compute(source, into: &maps[k])
             } else {
-                resampler.resize(source, width: w, height: h, into: &levelImage)
-                extractor.compute(levelImage, into: &map)
+                resampler.resize(source, width: w, height: h, into: &levelImages[k])
+                extractor.compute(levelImages[k], into: &maps[k])
             }
-            let level = Level(index: k, scaleX: Float(w) / Float(w0), scaleY: Float(h) / Float(h0), features: map)
+            let level = Level(index: k, scaleX: Float(w) / Float(w0), scaleY: Float(h) / Float(h0), features: maps[k])
             if !body(level) { return }
             k += 1
         }

@@ -2,11 +2,20 @@
 ///
 /// `weights` has the layout of `HOGFeatureMap.window(...)`: `cellsY` rows of `cellsX` cells,
 /// `HOGFeatureMap.stride` floats per cell (the padding float's weight is kept at 0).
+///
+/// Optional early rejection (a two-stage cascade in the spirit of Felzenszwalb, Girshick,
+/// McAllester, "Cascade Object Detection with Deformable Part Models", CVPR 2010): when the score
+/// of the first `pruneRows` cell rows plus the bias is below `pruneThreshold`, `scoreMap` stops
+/// there and reports `-Float.greatestFiniteMagnitude`. The trainer sets the threshold below the
+/// partial score of every training positive, so it only drops windows no face scored as low as.
 public struct LinearWindowFilter: Sendable, Equatable {
     public let cellsX: Int
     public let cellsY: Int
     public var weights: [Float]
     public var bias: Float
+    /// Rows scored before the early-rejection test (0 = no early rejection).
+    public var pruneRows = 0
+    public var pruneThreshold: Float = -.infinity
 
     public init(cellsX: Int, cellsY: Int, weights: [Float], bias: Float) {
         precondition(cellsX > 0 && cellsY > 0, "filter needs at least one cell")
@@ -18,7 +27,14 @@ public struct LinearWindowFilter: Sendable, Equatable {
         self.bias = bias
     }
 
-    /// Score of one window given as a flat feature vector (`HOGFeatureMap.window` layout).
+    /// Score of the first `rows` cell rows of a window plus the bias (the early-rejection statistic).
+    public func partialScore(window: [Float], rows: Int) -> Float {
+        var s: Float = 0
+        for i in 0 ..< min(rows, cellsY) * cellsX * HOGFeatureMap.stride { s += weights[i] * window[i] }
+        return s + bias
+    }
+
+    /// Score of one window given as a flat feature vector (`HOGFeatureMap.window` layout); no early rejection.
     public func score(window: [Float]) -> Float {
         precondition(window.count == weights.count, "window has \(window.count) features, filter \(weights.count)")
         var s: Float = 0
@@ -38,6 +54,9 @@ public struct LinearWindowFilter: Sendable, Equatable {
         let mapRow = map.cellsX * stride
         let rows = cellsY
         let b = bias
+        let firstRows = pruneRows > 0 && pruneRows < rows ? pruneRows : rows
+        let cut = pruneThreshold - bias
+        let rejected = -Float.greatestFiniteMagnitude
         map.values.withUnsafeBufferPointer { f in
         weights.withUnsafeBufferPointer { w in
         scores.withUnsafeMutableBufferPointer { out in
@@ -48,7 +67,9 @@ public struct LinearWindowFilter: Sendable, Equatable {
                     var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
                     var fo = (y * mapRow + x * stride) * bytes
                     var wo = 0
-                    for _ in 0 ..< rows {
+                    var r = 0
+                    while r < rows {
+                        if r == firstRows && ((a0 + a1) + (a2 + a3)).sum() < cut { break }
                         var i = 0
                         while i < rowLength * bytes {
                             a0 += fb.loadUnaligned(fromByteOffset: fo + i, as: SIMD8<Float>.self)
@@ -63,7 +84,9 @@ public struct LinearWindowFilter: Sendable, Equatable {
                         }
                         fo += mapRow * bytes
                         wo += rowLength * bytes
+                        r += 1
                     }
+                    if r < rows { out[y * ow + x] = rejected; continue }
                     out[y * ow + x] = ((a0 + a1) + (a2 + a3)).sum() + b
                 }
             }

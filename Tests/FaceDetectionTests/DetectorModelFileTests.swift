@@ -24,6 +24,15 @@ import Testing
         for (a, b) in zip(loaded.filters[0].weights, original.filters[0].weights) { #expect(abs(a - b) < 1e-3) }
     }
 
+    @Test func earlyRejectionRoundTrips() throws {
+        var m = Self.model()
+        m.filters[0].pruneRows = 3
+        m.filters[0].pruneThreshold = -2.5
+        let loaded = try HOGFaceDetectorModel(bytes: m.serialized())
+        #expect(loaded.filters[0].pruneRows == 3 && loaded.filters[0].pruneThreshold == -2.5)
+        #expect(try HOGFaceDetectorModel(bytes: Self.model().serialized()).filters[0].pruneRows == 0)
+    }
+
     @Test func corruptByteIsRejected() {
         var bytes = Self.model().serialized()
         bytes[bytes.count / 2] ^= 0x40

@@ -21,6 +21,35 @@ import Testing
         }
     }
 
+    @Test func earlyRejectionDropsOnlyLowPartialScores() {
+        var img = GrayImage(width: 96, height: 96)
+        for y in 0 ..< 96 { for x in 0 ..< 96 { img[x, y] = UInt8((x * x + 3 * y * y + x * y) % 251) } }
+        let map = HOGExtractor().compute(img)
+        var weights = [Float](repeating: 0, count: 3 * 4 * HOGFeatureMap.stride)
+        for i in weights.indices where i % HOGFeatureMap.stride != 31 { weights[i] = Float((i * 53) % 17) / 8 - 1 }
+        let plain = LinearWindowFilter(cellsX: 3, cellsY: 4, weights: weights, bias: 0.1)
+        var pruned = plain
+        pruned.pruneRows = 2
+        var all: [Float] = []
+        let size = plain.scoreMap(map, into: &all)
+        var partials: [Float] = []
+        for y in 0 ..< size.height { for x in 0 ..< size.width {
+            partials.append(plain.partialScore(window: map.window(x: x, y: y, width: 3, height: 4), rows: 2))
+        }}
+        pruned.pruneThreshold = partials.sorted()[partials.count / 2]
+        var kept: [Float] = []
+        pruned.scoreMap(map, into: &kept)
+        var rejected = 0
+        for i in 0 ..< size.width * size.height {
+            if partials[i] < pruned.pruneThreshold - 1e-4 {
+                #expect(kept[i] == -Float.greatestFiniteMagnitude); rejected += 1
+            } else if partials[i] > pruned.pruneThreshold + 1e-4 {
+                #expect(abs(kept[i] - all[i]) < 1e-3)
+            }
+        }
+        #expect(rejected > 0)
+    }
+
     @Test func windowBoxGeometry() {
         let w = DetectorWindow()
         // Level pixel edge 8 (cell 1) is input edge 8 at scale 1, i.e. pixel-centre coordinate 7.5.

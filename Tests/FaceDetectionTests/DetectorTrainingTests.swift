@@ -51,15 +51,14 @@ let haveFaces = FileManager.default.fileExists(atPath: facesDirectory + "/index.
     /// must be reproducible, survive its file format and find its own training faces.
     @Test(.enabled(if: haveFaces, "needs ../shared/data/faces68/train"))
     func tinyModelTrainsAndFindsItsFaces() throws {
-        let all = try DetectorTrainingFace.load(directory: facesDirectory, split: .training, decoder: TurboJPEGDecoder())
-        let faces = stride(from: 0, to: all.count, by: all.count / 6).prefix(6).map { all[$0] }
+        let faces = try DetectorTrainingFace.load(directory: facesDirectory, split: .training, decoder: TurboJPEGDecoder(), limit: 5)
         var options = DetectorTrainingOptions()
         options.miningRounds = 1
         options.halfStepScales = false
         options.seed = 5
         var fractions: [Double] = []
         let (model, report) = DetectorTrainer(options: options) { fractions.append($0.overall) }.train(faces)
-        #expect(report.positives >= 10)
+        #expect(report.positives >= 8)
         #expect(report.negatives > report.positives)
         #expect(fractions.last! > 0.9 && fractions.last! <= 1)
         let again = DetectorTrainer(options: options).train(faces).model
@@ -69,6 +68,6 @@ let haveFaces = FileManager.default.fileExists(atPath: facesDirectory + "/index.
         let detector = HOGFaceDetector(model: loaded)
         var found = 0
         for face in faces where detector.detect(in: face.image).first.map({ $0.iou(face.box) >= 0.5 }) == true { found += 1 }
-        #expect(found >= 5, "found \(found) of \(faces.count) training faces")
+        #expect(found >= 4, "found \(found) of \(faces.count) training faces")
     }
 }
