@@ -230,6 +230,7 @@ struct TrackCommand: ParsableCommand {
         printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking (detector + landmarks + pose + filters)",
                           index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame))
         if Interrupt.requested { throw ExitCode(130) }
+        if index == 0 { throw CLIError("no frames could be read from the input") }
     }
 
     private func cameraIntrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
