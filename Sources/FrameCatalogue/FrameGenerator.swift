@@ -6,7 +6,8 @@ import Meshes
 /// sections (thick acetate or thin wire), lenses are spherical caps (radius 150 mm, about a
 /// 3.5-dioptre base curve) inset into the rim groove, end pieces carry the hinges at the upper
 /// third of the rim, and temples run straight back for three quarters of their length, then bend
-/// down 40° behind the ear. Materials: 0 `frame`, 1 `lens` (from `variant`).
+/// down 40° behind the ear. Meshes are kept light (72-point outlines, 8-sided sections, about
+/// 4,000 triangles) so a frame renders within the per-frame budget. Materials: 0 `frame`, 1 `lens` (from `variant`).
 public enum FrameGenerator {
     public static func generate(style: FrameStyle, size: FrameSize, variant: FrameVariant? = nil) -> Mesh {
         let a = size.lensWidth / 2
@@ -78,7 +79,7 @@ public enum FrameGenerator {
             // Temple: straight back, then bent down behind the ear.
             var templePath: [SIMD3<Float>] = []
             let straight = 0.75 * size.templeLength, bend = size.templeLength - straight
-            let steps = 28
+            let steps = 20
             for k in 0...steps {
                 let s = size.templeLength * Float(k) / Float(steps)
                 if s <= straight {
@@ -95,7 +96,7 @@ public enum FrameGenerator {
             sweepHorizontal(&temples, path: templePath, side: side, width: style.isMetal ? 1.6 : 3, height: style.isMetal ? 2 : 4.5)
         }
 
-        // Bridge: an arched bar between the rims' nasal edges; metal frames add a straight brow bar.
+        // Bridge: an arched bar between the rims' nasal edges; aviators add a straight brow bar.
         let inner = size.bridge / 2 + (style.isMetal ? 0.5 : 1.5)
         let bridgeY = lensCentreY + 0.18 * a * style.heightRatio
         let arch: [SIMD3<Float>] = (0...12).map { k in
@@ -104,7 +105,7 @@ public enum FrameGenerator {
             return [x, bridgeY + 2.5 * (1 - u * u), -rimDepth / 2]
         }
         sweepFrontal(&bridge, path: arch, depth: rimDepth, height: style.isMetal ? 1.6 : 4.5)
-        if style.isMetal {
+        if style == .aviator {
             let browY = lensCentreY + 0.82 * a * style.heightRatio
             let reach = size.bridge / 2 + 0.35 * size.lensWidth
             let brow: [SIMD3<Float>] = (0...8).map { k in [reach - 2 * reach * Float(k) / 8, browY, -rimDepth / 2] }

@@ -6,7 +6,7 @@ import Meshes
 /// nasal bottom (the teardrop), cat-eyes sweep up at the temporal top. Points are resampled to
 /// equal arc length so rims built on them have even facets.
 enum LensOutline {
-    static func points(style: FrameStyle, lensWidth: Float, count: Int = 96) -> [SIMD2<Float>] {
+    static func points(style: FrameStyle, lensWidth: Float, count: Int = 72) -> [SIMD2<Float>] {
         let a = lensWidth / 2, b = lensWidth * style.heightRatio / 2
         let exponent: Float
         switch style {

@@ -62,7 +62,7 @@ struct MeshBuilder {
 
     /// A rounded-rectangle cross-section of `width` x `height`, centred, with `segments` points
     /// (superellipse of exponent 4: flat faces, soft corners).
-    static func roundedProfile(width: Float, height: Float, segments: Int = 12) -> [(point: SIMD2<Float>, normal: SIMD2<Float>)] {
+    static func roundedProfile(width: Float, height: Float, segments: Int = 8) -> [(point: SIMD2<Float>, normal: SIMD2<Float>)] {
         (0..<segments).map { k in
             let t = 2 * Float.pi * Float(k) / Float(segments) + Float.pi / Float(segments)
             let c = cosf(t), s = sinf(t)

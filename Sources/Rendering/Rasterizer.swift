@@ -78,11 +78,26 @@ public enum Rasterizer {
         let t0 = threshold.x, t1 = threshold.y, t2 = threshold.z
         let s0 = smooth.x != 0, s1 = smooth.y != 0, s2 = smooth.z != 0
         let steps = Float(ColorTables.encodeSteps)
+        @inline(__always) func narrow(_ a: Float, _ base: Float, _ t: Float, _ lo: inout Float, _ hi: inout Float) {
+            // e(x) = a x + base >= t: a bound on x on one side, or the whole row in or out.
+            if a > 0 { lo = max(lo, (t - base) / a) } else if a < 0 { hi = min(hi, (t - base) / a) } else if base < t { hi = -1 }
+        }
         for py in by0...by1 {
-            let fy = Float(py), fx = Float(bx0)
+            let fy = Float(py)
+            // The span of the row inside all three edges, computed rather than scanned: thin
+            // triangles (rims, lens fans) would otherwise test mostly empty bounding boxes. Widened
+            // by 0.01 px against rounding; the per-pixel test below stays exact.
+            var lo = Float(bx0), hi = Float(bx1)
+            narrow(a0, b0 * fy + c0, t0, &lo, &hi)
+            narrow(a1, b1 * fy + c1, t1, &lo, &hi)
+            narrow(a2, b2 * fy + c2, t2, &lo, &hi)
+            guard lo <= hi + 0.02 else { continue }
+            let xStart = max(bx0, Int((lo - 0.01).rounded(.up))), xEnd = min(bx1, Int((hi + 0.01).rounded(.down)))
+            guard xStart <= xEnd else { continue }
+            let fx = Float(xStart)
             var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
             let row = py * width
-            for px in bx0...bx1 {
+            for px in xStart...xEnd {
                 let d0 = e0, d1 = e1, d2 = e2
                 e0 += a0; e1 += a1; e2 += a2
                 if d0 < t0 || d1 < t1 || d2 < t2 { continue }
