@@ -133,10 +133,10 @@ struct EvalDetectorCommand: ParsableCommand {
 }
 
 /// Keeps a result alive so the optimiser cannot drop the call that made it.
-@inline(never) func blackHole<T>(_ value: T) { _ = value }
+@inline(never) private func blackHole<T>(_ value: T) { _ = value }
 
 /// CPU time of the calling thread, seconds: unlike wall time, not inflated by other processes.
-func threadCPUSeconds() -> Double {
+private func threadCPUSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
