@@ -85,7 +85,17 @@ public final class SceneRenderer {
     func prepare(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, image: RGBImage) {
         if depth.width != image.width || depth.height != image.height { depth.clear(width: image.width, height: image.height) }
         let cameraFromModel = camera.cameraFromWorld * modelToWorld
-        let normalMatrix = cameraFromModel.normalMatrix
+        var normalMatrix = cameraFromModel.normalMatrix
+        // A rotation times a uniform scale keeps unit normals at one common length: scale that
+        // out once instead of normalising every vertex (the shaders renormalise per pixel anyway).
+        let l0 = simdLength(normalMatrix.c0), l1 = simdLength(normalMatrix.c1), l2 = simdLength(normalMatrix.c2)
+        let conformal = abs(l0 - l1) <= 1e-4 * l0 && abs(l0 - l2) <= 1e-4 * l0
+            && abs(simdDot(normalMatrix.c0, normalMatrix.c1)) <= 1e-4 * l0 * l0 && abs(simdDot(normalMatrix.c0, normalMatrix.c2)) <= 1e-4 * l0 * l0
+            && abs(simdDot(normalMatrix.c1, normalMatrix.c2)) <= 1e-4 * l0 * l0 && l0 > 0
+        if conformal {
+            let s = 1 / l0
+            normalMatrix = Transform3D(columns: normalMatrix.c0 * s, normalMatrix.c1 * s, normalMatrix.c2 * s)
+        }
         for (i, p) in mesh.mesh.primitives.enumerated() {
             p.positions.withUnsafeBufferPointer { src in
                 mesh.cameraPositions[i].withUnsafeMutableBufferPointer { dst in
@@ -94,7 +104,11 @@ public final class SceneRenderer {
             }
             p.normals.withUnsafeBufferPointer { src in
                 mesh.cameraNormals[i].withUnsafeMutableBufferPointer { dst in
-                    for v in 0..<src.count { dst[v] = simdNormalize(normalMatrix.applyLinear(src[v])) }
+                    if conformal {
+                        for v in 0..<src.count { dst[v] = normalMatrix.applyLinear(src[v]) }
+                    } else {
+                        for v in 0..<src.count { dst[v] = simdNormalize(normalMatrix.applyLinear(src[v])) }
+                    }
                 }
             }
             // Facing from the geometric normal: the camera sits at the origin of camera space.
@@ -115,7 +129,11 @@ public final class SceneRenderer {
 
     /// Fills `mesh.triangles` with the visible, near-clipped screen triangles of one primitive.
     func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, cull: Bool, smooth: Bool, sortFarToNear: Bool) {
-        mesh.triangles.removeAll(keepingCapacity: true)
+        // Work on a local array (moved out and back) so appends need no class-property access.
+        var triangles = mesh.triangles
+        mesh.triangles = []
+        triangles.removeAll(keepingCapacity: true)
+        defer { mesh.triangles = triangles }
         let p = mesh.mesh.primitives[i]
         let near = camera.nearPlane
         let fx = camera.fx, fy = camera.fy, cx = camera.cx, cy = camera.cy
@@ -147,7 +165,7 @@ public final class SceneRenderer {
                 for k in 0..<3 where nb[k] < 0 || facing[Int(nb[k])] != front { edges |= 1 << UInt8(k) }
             }
             if c0.z >= near && c1.z >= near && c2.z >= near {
-                mesh.triangles.append(ScreenTriangle(p0: project(c0), p1: project(c1), p2: project(c2), source: Int32(t),
+                triangles.append(ScreenTriangle(p0: project(c0), p1: project(c1), p2: project(c2), source: Int32(t),
                                                      smoothEdges: edges, frontFacing: front))
                 continue
             }
@@ -165,7 +183,7 @@ public final class SceneRenderer {
             }
             guard poly.count >= 3 else { continue }
             for k in 1..<(poly.count - 1) {
-                mesh.triangles.append(ScreenTriangle(p0: project(poly[0].0), p1: project(poly[k].0), p2: project(poly[k + 1].0),
+                triangles.append(ScreenTriangle(p0: project(poly[0].0), p1: project(poly[k].0), p2: project(poly[k + 1].0),
                                                      source: Int32(t), smoothEdges: 0, frontFacing: front,
                                                      b0: poly[0].1, b1: poly[k].1, b2: poly[k + 1].1))
             }
