@@ -57,6 +57,7 @@ public struct FrameCatalogue: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
+            if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
             let data = try encoder.encode(File(format: Self.format, version: Self.version, frames: entries))
             try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
         } catch {
