@@ -25,8 +25,8 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(help: "Folder of .jpg + .pts (68 points).")
     var data: String
 
-    @Option(help: "Landmark model file.")
-    var model = "Models/landmarks.lmrk"
+    @Option(help: "Landmark model file (default: Models/landmarks.lmrk).")
+    var model: String?
 
     @Option(help: "Which faces: validation, training or all.")
     var split = "validation"
@@ -34,8 +34,8 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(help: "Initial boxes: detector, jittered or canonical.")
     var boxes = "detector"
 
-    @Option(help: "Face detector model (for --boxes detector).")
-    var detector = "Models/face-detector.fdet"
+    @Option(help: "Face detector model for --boxes detector (default: Models/face-detector.fdet).")
+    var detector: String?
 
     @Option(name: .customLong("max-rank"), help: "Evaluate the model with each stage truncated to this many output directions.")
     var maxRank: Int?
@@ -74,9 +74,9 @@ struct EvalLandmarksCommand: ParsableCommand {
         guard ["detector", "jittered", "canonical"].contains(boxes) else { throw ValidationError("--boxes must be detector, jittered or canonical") }
         var faceDetector: DetectorBoxes?
         if boxes == "detector" {
-            faceDetector = DetectorBoxes(detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector)))
+            faceDetector = DetectorBoxes(detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path)))
         }
-        var cascade = try LandmarkCascade(contentsOf: model)
+        var cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
         if let maxRank { cascade.stages = cascade.stages.map { $0.truncated(toRank: maxRank) } }
         if let maxStages { cascade.stages = Array(cascade.stages.prefix(max(1, maxStages))) }
         let loaded = try TrainingSet.load(directories: [data], split: which, decoder: TurboJPEGDecoder())
@@ -105,7 +105,7 @@ struct EvalLandmarksCommand: ParsableCommand {
             cpuSeconds += Self.threadCPUSeconds() - c0
             evaluation.add(name: face.name, predicted: shape, truth: face.landmarks, seconds: seconds)
         }
-        let boxDescription = boxes == "detector" ? "detector \(detector) (IoU ≥ 0.4 with the annotation's canonical box)"
+        let boxDescription = boxes == "detector" ? "detector \(detector ?? "Models/face-detector.fdet") (IoU ≥ 0.4 with the annotation's canonical box)"
             : boxes == "jittered" ? "canonical boxes jittered ±5 % centre, ±8 % scale" : "canonical boxes"
         printReport(evaluation, boxDescription: boxDescription)
         print(String(format: "landmarks CPU time: %.3f ms per face (this thread's CPU time, unaffected by other processes)", 1000 * cpuSeconds / Double(max(1, evaluation.count - evaluation.missed))))

@@ -28,18 +28,18 @@ struct LandmarksCommand: ParsableCommand {
     @Flag(help: "One JSON object per line per image.")
     var json = false
 
-    @Option(help: "Landmark model file.")
-    var model = "Models/landmarks.lmrk"
+    @Option(help: "Landmark model file (default: Models/landmarks.lmrk).")
+    var model: String?
 
-    @Option(help: "Face detector model file.")
-    var detector = "Models/face-detector.fdet"
+    @Option(help: "Face detector model file (default: Models/face-detector.fdet).")
+    var detector: String?
 
     func run() throws {
         let cascade: LandmarkCascade
         let faceDetector: HOGFaceDetector
         do {
-            cascade = try LandmarkCascade(contentsOf: model)
-            faceDetector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector))
+            cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
+            faceDetector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         } catch {
             printError("landmarks: \(error)")
             throw ExitCode.failure
