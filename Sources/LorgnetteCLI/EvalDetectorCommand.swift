@@ -55,6 +55,7 @@ struct EvalDetectorCommand: ParsableCommand {
     private func evaluate() throws {
         guard !data.isEmpty || !videos.isEmpty else { throw ValidationError("give --data folders and/or --video inputs") }
         guard repeats >= 1, maxFrames >= 1 else { throw ValidationError("--repeats and --max-frames must be positive") }
+        guard FileManager.default.fileExists(atPath: model) else { throw CLIError("\(model): no such model file") }
         let loadStart = Date()
         let trained = try HOGFaceDetectorModel(contentsOfFile: model)
         let loadMs = Date().timeIntervalSince(loadStart) * 1000
@@ -63,6 +64,12 @@ struct EvalDetectorCommand: ParsableCommand {
         print(String(format: "model %@: %d filter(s), threshold %.4f, loaded in %.1f ms", model, trained.filters.count, detector.threshold, loadMs))
 
         if !data.isEmpty {
+            for directory in data {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw CLIError("\(directory): no such folder")
+                }
+            }
             var faces: [DetectorTrainingFace] = []
             for directory in data {
                 faces += try DetectorTrainingFace.load(directory: directory, split: .validation, decoder: TurboJPEGDecoder())

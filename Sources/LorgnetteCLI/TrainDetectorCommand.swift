@@ -58,6 +58,12 @@ struct TrainDetectorCommand: ParsableCommand {
         guard recall >= 0.5, recall <= 1 else { throw ValidationError("--recall must be in 0.5...1") }
         if let limit, limit < 1 { throw ValidationError("--limit must be positive") }
         let started = Date()
+        for directory in data {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError("\(directory): no such folder")
+            }
+        }
         var faces: [DetectorTrainingFace] = []
         for directory in data {
             // With --limit, an even spread over each folder's sorted list, so a small run still
