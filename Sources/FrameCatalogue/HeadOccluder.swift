@@ -6,8 +6,9 @@ import Meshes
 /// tracker's `cameraFromFace` pose places it directly.
 ///
 /// Shape (adult averages, Farkas 1994 via `FaceModel.Anthropometry`): the cranium is a
-/// superellipsoid (exponent 8 horizontally, so it is already 138 mm broad 15 mm behind the eyes,
-/// the temple breadth of `Anthropometry`; 2.5 vertically)
+/// superellipsoid (exponent 8 horizontally: flat sides, rounded corners; 2.5 vertically), tapered
+/// to 93 % of its breadth (131 mm) at the eyes, widening to the full breadth 80 mm back, so that
+/// straight temples leaving hinges just outside the face stay visible from the front;
 /// 2·`halfBreadth` wide — 141 mm, just inside the 145 mm ear breadth so temples opened to the head
 /// width stay visible from the front — 200 mm long from the eye plane (front at z = −6, behind a
 /// lens 12 mm ahead of the cornea) and 230 mm tall, centred 15 mm above the eye line; each ear is
@@ -20,12 +21,23 @@ public enum HeadOccluder {
     public static let heightMM: Float = 230
     public static let earTopY: Float = -5
     public static let earCentreZ: Float = 92
+    /// Breadth at and in front of the eye plane as a fraction of the full breadth.
+    public static let frontTaper: Float = 0.93
 
     public static func mesh(rings: Int = 24, segments: Int = 48) -> Mesh {
         var head = MeshBuilder()
         let centre = SIMD3<Float>(0, -15, frontZ + lengthMM / 2)
         let radii = SIMD3<Float>(halfBreadth, heightMM / 2, lengthMM / 2)
         superellipsoid(&head, centre: centre, radii: radii, horizontalExponent: 8, verticalExponent: 2.5, rings: rings, segments: segments)
+        // Narrower at the front: 93 % of the breadth up to the eye plane, full breadth from 80 mm back,
+        // so straight temples from hinges just outside the face stay outside the head.
+        for i in head.positions.indices {
+            let t = min(max(head.positions[i].z / 80, 0), 1)
+            let f = frontTaper + (1 - frontTaper) * t
+            head.positions[i].x *= f
+            head.normals[i].x /= f
+            head.normals[i] = simdNormalize(head.normals[i])
+        }
         var ears = MeshBuilder()
         for side in [Float(1), -1] {
             let earCentre = SIMD3<Float>(side * (halfBreadth + 4), earTopY + 30, earCentreZ)
