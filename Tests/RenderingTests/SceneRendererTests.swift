@@ -78,6 +78,24 @@ struct SceneRendererTests {
         #expect(SceneFixtures.render(hidden, into: SceneFixtures.background(200, 200, 255))[100, 100] == (0, 0, 255))
     }
 
+    /// MASK: texels below the cutoff are cut out and do not hide what is behind them.
+    @Test func maskedTexelsAreDiscarded() {
+        // Left half of the texture transparent, right half opaque white.
+        let texels = RGBAImage(width: 2, height: 1, pixels: [255, 255, 255, 0, 255, 255, 255, 255])
+        var front = SceneFixtures.quad(x: -20...20, y: -20...20, z: 200, material: 0)
+        front.uvs = [[0, 0], [1, 0], [1, 1], [0, 1]]
+        let back = SceneFixtures.quad(x: -40...40, y: -40...40, z: 300, material: 1)
+        var cutout = SceneFixtures.material([1, 1, 1])
+        cutout.alphaMode = .mask(cutoff: 0.5)
+        cutout.baseColorTexture = 0
+        let mesh = Mesh(primitives: [front, back], materials: [cutout, SceneFixtures.material(Self.blue)],
+                        textures: [Texture(image: texels, wrapU: .clampToEdge, wrapV: .clampToEdge, nearest: true)])
+        let image = SceneFixtures.render(mesh)
+        // x = -10 mm at z = 200 -> column 75 (u = 0.25): cut out, the blue back shows through.
+        #expect(image[75, 100] == (0, 0, 255))
+        #expect(image[125, 100] == (255, 255, 255))
+    }
+
     @Test func lookAtAndProjectionAgree() {
         var camera = PinholeCamera.perspective(verticalFieldOfViewDegrees: 40, width: 320, height: 240)
         camera.lookAt(eye: [0, 0, 500], target: [0, 0, 0], up: [0, 1, 0])
