@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "PoseEstimation", dependencies: ["Geometry", "FaceModel"], swiftSettings: optimized),
         .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
         .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging"], swiftSettings: optimized),
+        // Try-on: glasses fitted to the face anchor and drawn over the frame.
+        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
@@ -60,7 +62,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,161 @@
+import FaceModel
+import Foundation
+import Meshes
+
+/// A glasses model fitted to the metric mean face: the canonical model with its temples opened to
+/// the head width (`mesh`, still in the canonical glasses frame of `CanonicalGlasses`: millimetres,
+/// +x the wearer's left, +y up, +z out of the front) and the rigid `faceFromGlasses` placement that
+/// puts it on the face frame of `MeanFace` (millimetres, origin between the pupils, +x the
+/// subject's left, +y down, +z into the head). A try-on draws `mesh` with
+/// `cameraFromFace * faceFromGlasses`.
+///
+/// Placement, following how optometrists fit frames (e.g. ISO 13666 vertex distance, boxing system):
+/// - orientation: the 180° rotation about x between the glasses' y-up, temples-towards-−z frame and
+///   the face's y-down, z-into-the-head frame (no mirroring: the wearer's left stays +x);
+/// - depth: the lens plane (the canonical bridge's z, the front of the frame at the nose) sits
+///   `vertexDistanceMM` (12 mm) in front of the cornea, i.e. at the pupils' z minus 12 mm;
+/// - height: the front's vertical centre (canonical y = 0, the boxing centre) sits
+///   `lensCentreBelowPupilsMM` below the pupils (fitters put the pupil at or a little above the
+///   lens centre), which leaves the bridge on the nose at or slightly above pupil height, as real
+///   frames sit;
+/// - temples: each temple bends twice about vertical axes, like a real temple adjusted to a head.
+///   At the hinge it opens towards a point `templeClearanceMM` outside the ear point (the top of the
+///   ear attachment, i.e. the head width), or wider when its inner surface would otherwise pass
+///   less than `headClearanceMM` from the head's side (half breadth: the larger of the mean face's
+///   temple x and its ear x less 2 mm, 70.5 mm, the width of `HeadOccluder`) near the temple
+///   point; narrow frames need this. Where it meets the side of the head (5 mm behind the temple
+///   point) it turns back towards the ear, no further in than the head allows. Each bend is blended
+///   in over `hingeBlendMM`, so triangles straddling it stay connected; the front never moves.
+/// The frame keeps its real size: a try-on shows how this frame would look, so it is never
+/// rescaled to the face.
+public struct GlassesFit: Sendable {
+    /// Tunable fitting constants (millimetres).
+    public struct Options: Sendable, Equatable {
+        /// Cornea (pupil plane) to lens plane distance; 12 mm is the usual fitting value.
+        public var vertexDistanceMM: Float = 12
+        /// How far the boxing centre of the lenses sits below the pupils.
+        public var lensCentreBelowPupilsMM: Float = 2
+        /// Gap between the temple's centre line and the ear point, outwards: temples are a few
+        /// millimetres thick and must run outside the head.
+        public var templeClearanceMM: Float = 2.5
+        /// Distance behind the hinge over which the temple turn is blended in.
+        public var hingeBlendMM: Float = 4
+        /// Gap between the head's side and the temple's inner surface.
+        public var headClearanceMM: Float = 1
+        public init() {}
+    }
+
+    /// The canonical model with the temples opened (canonical glasses frame, mm).
+    public var mesh: Mesh
+    /// Canonical glasses frame → mean face frame (rigid).
+    public var faceFromGlasses: Transform3D
+    /// The detected regions of the unopened model (canonical frame).
+    public var regions: FrameRegions
+    /// Temple opening at the hinge, degrees, outward positive: wearer's right (−x), left (+x).
+    public var templeOpeningDegrees: SIMD2<Float>
+    /// Fitted points in the face frame (mm): bridge, hinges and temple ends (image-left first:
+    /// the subject's right, −x).
+    public var bridge: SIMD3<Float>
+    public var hinges: [SIMD3<Float>]
+    public var templeEnds: [SIMD3<Float>]
+
+    public init(glasses: CanonicalGlasses, face: MeanFace, options: Options = Options()) {
+        let regions = glasses.regions
+        self.regions = regions
+        let pupilY = Float((face.pupils[0].y + face.pupils[1].y) / 2)
+        let pupilZ = Float((face.pupils[0].z + face.pupils[1].z) / 2)
+        // 180° about x: (x, y, z) → (x, −y, −z).
+        let flip = Transform3D(columns: [1, 0, 0], [0, -1, 0], [0, 0, -1])
+        let lensPlaneZ = regions.bridge.z
+        let target = SIMD3<Float>(0, pupilY + options.lensCentreBelowPupilsMM, pupilZ - options.vertexDistanceMM)
+        // face = flip · (g − (0, 0, lensPlaneZ)) + target
+        let faceFromGlasses = Transform3D.translation(target) * flip * Transform3D.translation([0, 0, -lensPlaneZ])
+        self.faceFromGlasses = faceFromGlasses
+        let glassesFromFace = faceFromGlasses.inverse
+
+        var mesh = glasses.mesh
+        var opening = SIMD2<Float>(0, 0)
+        var ends: [SIMD3<Float>] = []
+        // Side −1 is the wearer's right (image left), paired with ears[0].
+        for (k, side) in [Float(-1), 1].enumerated() {
+            let hinge = side < 0 ? regions.rightHinge : regions.leftHinge
+            let end = side < 0 ? regions.rightTempleEnd : regions.leftTempleEnd
+            var ear = glassesFromFace.apply(SIMD3<Float>(Float(face.ears[k].x), Float(face.ears[k].y), Float(face.ears[k].z)))
+            ear.x += side * options.templeClearanceMM
+            // Angles in the horizontal (x, z) plane, measured from straight back (−z), outward positive.
+            func outwardAngle(_ v: SIMD3<Float>) -> Float { atan2f(side * (v.x - hinge.x), hinge.z - v.z) }
+            let length = hinge.z - end.z
+            guard length > 1, hinge.z - ear.z > 1 else { ends.append(end); continue }
+            let start = hinge.z - 1
+            // Canonical z of the face depth where the temple reaches the side of the head.
+            let pivotZ = lensPlaneZ + target.z - (Float(face.temples[k].z) + 5)
+            let along = (pivotZ - hinge.z) / (end.z - hinge.z)
+            let pivot = hinge + (end - hinge) * max(0, min(1, along))
+            // Rotation about +y by α maps (x, z) → (x cos α + z sin α, −x sin α + z cos α); turning a
+            // backward vector outward on the +x side needs α < 0, on the −x side α > 0. Each bend's
+            // weight rises from 0 to 1 over `hingeBlendMM` behind its pivot (original z).
+            func rotate(_ v: SIMD3<Float>, about o: SIMD3<Float>, _ outward: Float) -> SIMD3<Float> {
+                let a = -side * outward
+                let c = cosf(a), s = sinf(a)
+                let d = v - o
+                return o + SIMD3<Float>(d.x * c + d.z * s, d.y, -d.x * s + d.z * c)
+            }
+            func weight(_ q: SIMD3<Float>, _ from: Float) -> Float { max(0, min(1, (from - q.z) / options.hingeBlendMM)) }
+            func bent(_ q: SIMD3<Float>, _ d1: Float, _ d2: Float) -> SIMD3<Float> {
+                let first = rotate(q, about: hinge, d1 * weight(q, start))
+                let w2 = weight(q, pivotZ)
+                return w2 > 0 ? rotate(first, about: rotate(pivot, about: hinge, d1), d2 * w2) : first
+            }
+            let templeVertices = mesh.primitives.flatMap { $0.positions }.filter { $0.x * side > 0 && $0.z < start }
+            let headHalfWidth = max(abs(Float(face.temples[k].x)), abs(Float(face.ears[k].x)) - 2) + options.headClearanceMM
+            let sideFrom = Float(face.temples[k].z) - 10, sideTo = Float(face.ears[k].z) - 5
+            func cutsTheHead(_ d1: Float, _ d2: Float, _ zFrom: Float, _ zTo: Float) -> Bool {
+                templeVertices.contains { q in
+                    let f = faceFromGlasses.apply(bent(q, d1, d2))
+                    return f.z >= zFrom && f.z <= zTo && f.x * side < headHalfWidth
+                }
+            }
+            // Smallest opening ≥ `from` for which `cuts` is false (bisection; at most 40° more).
+            func smallest(from: Float, _ cuts: (Float) -> Bool) -> Float {
+                guard cuts(from) else { return from }
+                var lo = from, hi = from + 0.7
+                if cuts(hi) { return hi }
+                for _ in 0..<20 {
+                    let mid = (lo + hi) / 2
+                    if cuts(mid) { lo = mid } else { hi = mid }
+                }
+                return hi
+            }
+            // First bend, at the hinge: towards the ear, or wider when the head's front needs it.
+            let towardsEar = outwardAngle(ear) - outwardAngle(end)
+            let pivotFaceZ = Float(face.temples[k].z) + 5
+            let d1 = smallest(from: towardsEar) { cutsTheHead($0, 0, sideFrom, pivotFaceZ) }
+            // Second bend, where the temple meets the side of the head: back towards the ear,
+            // unless that would cut the head further back.
+            let pivotNow = rotate(pivot, about: hinge, d1), endNow = rotate(end, about: hinge, d1)
+            func angle(_ v: SIMD3<Float>) -> Float { atan2f(side * (v.x - pivotNow.x), pivotNow.z - v.z) }
+            let d2 = along > 0 && along < 1 ? smallest(from: angle(ear) - angle(endNow)) { cutsTheHead(d1, $0, pivotFaceZ, sideTo) } : 0
+            opening[k] = d1 * 180 / .pi
+            for p in mesh.primitives.indices {
+                var positions = mesh.primitives[p].positions
+                var normals = mesh.primitives[p].normals
+                for v in positions.indices {
+                    let q = positions[v]
+                    guard q.x * side > 0, q.z < start else { continue }
+                    positions[v] = bent(q, d1, d2)
+                    let a = -side * (d1 * weight(q, start) + d2 * weight(q, pivotZ))
+                    let n = normals[v], c = cosf(a), s = sinf(a)
+                    normals[v] = SIMD3<Float>(n.x * c + n.z * s, n.y, -n.x * s + n.z * c)
+                }
+                mesh.primitives[p].positions = positions
+                mesh.primitives[p].normals = normals
+            }
+            ends.append(bent(end, d1, d2))
+        }
+        self.mesh = mesh
+        templeOpeningDegrees = opening
+        bridge = faceFromGlasses.apply(regions.bridge)
+        hinges = [faceFromGlasses.apply(regions.rightHinge), faceFromGlasses.apply(regions.leftHinge)]
+        templeEnds = ends.map { faceFromGlasses.apply($0) }
+    }
+}
