@@ -39,6 +39,15 @@ let package = Package(
             exclude: ["jitter_lag.py"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DetectorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LorgnetteEngine", package: "Lorgnette"),
+            ],
+            path: "Benchmarks/DetectorBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,69 @@
+// Face detector cost per 640x480 frame (issue 4 bar: ≤ 10 ms on one core, release build).
+import Benchmark
+import FaceDetection
+import Foundation
+import Imaging
+import JPEGCodec
+import Media
+
+/// Gray frames of a shared face clip, centre-cropped from 640x640 to 640x480 (the camera size).
+func detectorFrames(limit: Int) -> [GrayImage] {
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let path = repo.deletingLastPathComponent().appendingPathComponent("shared/data/videos/liveportrait_d20.mjpeg").path
+    guard let source = try? MJPEGStreamSource(path: path) else { return [] }
+    defer { source.close() }
+    let decoder = TurboJPEGDecoder()
+    var frames: [GrayImage] = []
+    var index = 0
+    while frames.count < limit, let frame = try? source.nextFrame() {
+        defer { index += 1 }
+        guard index % 5 == 0, case .jpeg(let bytes) = frame.payload, let gray = try? decoder.decodeGray(bytes, scale: .full),
+              gray.width >= 640, gray.height >= 480 else { continue }
+        frames.append(gray.cropped(to: PixelRect(x: (gray.width - 640) / 2, y: (gray.height - 480) / 2, width: 640, height: 480)))
+    }
+    return frames
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 1_000
+    )
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let modelPath = repo.appendingPathComponent("Models/face-detector.fdet").path
+    let frames = detectorFrames(limit: 16)
+    guard !frames.isEmpty, let model = try? HOGFaceDetectorModel(contentsOfFile: modelPath) else {
+        print("DetectorBenchmarks: skipped (needs Models/face-detector.fdet and ../shared/data/videos)")
+        return
+    }
+
+    Benchmark("Detector model load") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! HOGFaceDetectorModel(contentsOfFile: modelPath)) }
+    }
+    // One iteration = one 640x480 frame (cycling over 16 frames of a talking-head clip).
+    Benchmark("Detector detect 640x480 (HOG pyramid + \(model.filters.count) filter + NMS)") { benchmark in
+        let detector = HOGFaceDetector(model: model)
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            blackHole(detector.detect(in: frames[k % frames.count]))
+            k += 1
+        }
+    }
+    Benchmark("Detector HOG pyramid only 640x480") { benchmark in
+        let pyramid = HOGPyramid(levelsPerOctave: model.window.levelsPerOctave)
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            var cells = 0
+            pyramid.forEachLevel(of: frames[k % frames.count], minCellsX: model.window.cells, minCellsY: model.window.cells) { level in
+                cells += level.features.cellsX
+                return true
+            }
+            blackHole(cells)
+            k += 1
+        }
+    }
+}
