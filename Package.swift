@@ -15,7 +15,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

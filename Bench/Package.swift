@@ -48,6 +48,15 @@ let package = Package(
             path: "Benchmarks/DetectorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "LandmarkBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LorgnetteEngine", package: "Lorgnette"),
+            ],
+            path: "Benchmarks/LandmarkBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,58 @@
+// Landmark regression cost per face (issue 4 bar: ≤ 1 ms on one core, release build).
+import Benchmark
+import FaceData
+import FaceDetection
+import Foundation
+import Imaging
+import JPEGCodec
+import Landmarks
+
+/// Validation faces of the shared 300-W crops (the split training never sees) with canonical boxes.
+func validationFaces(limit: Int) -> [(image: GrayImage, box: FaceBox, truth: [SIMD2<Float>])] {
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let dir = repo.deletingLastPathComponent().appendingPathComponent("shared/data/faces68/train").path
+    guard let dataset = try? FaceDataset(directory: dir) else { return [] }
+    return dataset.entries(.validation).prefix(limit).compactMap { entry in
+        guard let face = try? FaceDataset.load(entry, decoder: TurboJPEGDecoder()) else { return nil }
+        return (face.image, FaceBox.canonical(landmarks: face.landmarks), face.landmarks)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .instructions, .mallocCountTotal],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(3),
+        maxIterations: 5_000
+    )
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let modelPath = repo.appendingPathComponent("Models/landmarks.lmrk").path
+    let faces = validationFaces(limit: 32)
+    guard !faces.isEmpty, let model = try? LandmarkCascade(contentsOf: modelPath) else {
+        print("LandmarkBenchmarks: skipped (needs Models/landmarks.lmrk and ../shared/data/faces68/train)")
+        return
+    }
+
+    Benchmark("Landmarks model load") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! LandmarkCascade(contentsOf: modelPath)) }
+    }
+    // One iteration = one face (cycling over 32 validation faces of different sizes).
+    Benchmark("Landmarks fit from box (68 points, \(model.stages.count) stages)") { benchmark in
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            let f = faces[k % faces.count]
+            blackHole(model.landmarks(in: f.image, box: f.box))
+            k += 1
+        }
+    }
+    Benchmark("Landmarks track from previous shape") { benchmark in
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            let f = faces[k % faces.count]
+            blackHole(model.track(in: f.image, previous: f.truth))
+            k += 1
+        }
+    }
+}
