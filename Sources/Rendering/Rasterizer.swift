@@ -78,6 +78,7 @@ public enum Rasterizer {
         let t0 = threshold.x, t1 = threshold.y, t2 = threshold.z
         let s0 = smooth.x != 0, s1 = smooth.y != 0, s2 = smooth.z != 0
         let steps = Float(ColorTables.encodeSteps)
+        let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
         @inline(__always) func narrow(_ a: Float, _ base: Float, _ t: Float, _ lo: inout Float, _ hi: inout Float) {
             // e(x) = a x + base >= t: a bound on x on one side, or the whole row in or out.
             if a > 0 { lo = max(lo, (t - base) / a) } else if a < 0 { hi = min(hi, (t - base) / a) } else if base < t { hi = -1 }
@@ -116,7 +117,7 @@ public enum Rasterizer {
                 }
                 let r = 1 / lwSum
                 let q0 = lw0 * r, q1 = lw1 * r, q2 = lw2 * r
-                let bary = t.b0 * q0 + t.b1 * q1 + t.b2 * q2
+                let bary = unclipped ? SIMD3<Float>(q0, q1, q2) : t.b0 * q0 + t.b1 * q1 + t.b2 * q2
                 // A discarded (MASK) fragment leaves depth alone, so it does not occlude.
                 guard let f = shader.fragment(triangle: Int(t.source), barycentric: bary, frontFacing: t.frontFacing) else { continue }
                 if writesDepth && inside { z[idx] = invZ }

@@ -152,10 +152,9 @@ public final class SceneRenderer {
             }
             mesh.sortKeys.sort { $0.0 > $1.0 }
         }
-        let order = sortFarToNear ? mesh.sortKeys.map { Int($0.1) } : []
-        let count = sortFarToNear ? order.count : p.triangleCount
+        let count = sortFarToNear ? mesh.sortKeys.count : p.triangleCount
         for n in 0..<count {
-            let t = sortFarToNear ? order[n] : n
+            let t = sortFarToNear ? Int(mesh.sortKeys[n].1) : n
             let front = facing[t]
             if cull && !front { continue }
             let c0 = cp[Int(p.indices[3 * t])], c1 = cp[Int(p.indices[3 * t + 1])], c2 = cp[Int(p.indices[3 * t + 2])]
