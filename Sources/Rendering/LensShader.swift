@@ -30,7 +30,7 @@ struct LensShader: FragmentShader {
 
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (p, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        let (v, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
         var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
         if let texture {
@@ -38,7 +38,6 @@ struct LensShader: FragmentShader {
             tint *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
             if material.alphaMode == .blend { alpha *= t.w * (1 / 255 as Float) }
         }
-        let v = -fastNormalize(p)
         let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), (n * v).sum())
         let one = SIMD3<Float>(repeating: 1)
         let transmission = material.transmission

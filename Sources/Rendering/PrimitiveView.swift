@@ -1,23 +1,27 @@
 import Meshes
 
-/// Camera-space vertex data of one primitive during a draw call, read by the material shaders.
+/// Camera-space vertex data of one primitive during a draw call, read by the material shaders:
+/// unit directions from each vertex towards the camera (interpolated rather than recomputed per
+/// pixel: one square root less per fragment, invisible on triangles a few pixels across), normals
+/// and UVs.
 /// The buffers belong to the `RenderableMesh` scratch and live for the duration of the call.
 struct PrimitiveView {
     let indices: UnsafeBufferPointer<UInt32>
-    let positions: UnsafeBufferPointer<SIMD3<Float>>
+    let towardCamera: UnsafeBufferPointer<SIMD3<Float>>
     let normals: UnsafeBufferPointer<SIMD3<Float>>
     let uvs: UnsafeBufferPointer<SIMD2<Float>>
 
-    /// Position, unit normal (towards the viewer when seen from the back) and UV at barycentric `l`.
+    /// Direction to the camera (close to unit), unit normal (towards the viewer when seen from the
+    /// back) and UV at barycentric `l`.
     @inline(__always)
-    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (p: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
+    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
         let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
-        let p = positions[i0] * l.x + positions[i1] * l.y + positions[i2] * l.z
+        let v = towardCamera[i0] * l.x + towardCamera[i1] * l.y + towardCamera[i2] * l.z
         var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
         if !frontFacing { n = -n }
         var uv = SIMD2<Float>.zero
         if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
-        return (p, n, uv)
+        return (v, n, uv)
     }
 }
 

@@ -128,10 +128,14 @@ public enum Rasterizer {
                     if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
                 }
                 let o = 3 * idx
-                let r0 = toLinear[Int(rgb[o])], g0 = toLinear[Int(rgb[o + 1])], bl0 = toLinear[Int(rgb[o + 2])]
-                var outR = r0 * f.multiply.x + f.add.x, outG = g0 * f.multiply.y + f.add.y, outB = bl0 * f.multiply.z + f.add.z
-                if coverage < 1 {
-                    outR = r0 + (outR - r0) * coverage; outG = g0 + (outG - g0) * coverage; outB = bl0 + (outB - bl0) * coverage
+                var outR = f.add.x, outG = f.add.y, outB = f.add.z
+                // Opaque and fully covered: the destination does not matter, skip reading it.
+                if coverage < 1 || f.multiply != .zero {
+                    let r0 = toLinear[Int(rgb[o])], g0 = toLinear[Int(rgb[o + 1])], bl0 = toLinear[Int(rgb[o + 2])]
+                    outR += r0 * f.multiply.x; outG += g0 * f.multiply.y; outB += bl0 * f.multiply.z
+                    if coverage < 1 {
+                        outR = r0 + (outR - r0) * coverage; outG = g0 + (outG - g0) * coverage; outB = bl0 + (outB - bl0) * coverage
+                    }
                 }
                 rgb[o] = toSRGB[Int(min(max(outR, 0), 1) * steps + 0.5)]
                 rgb[o + 1] = toSRGB[Int(min(max(outG, 0), 1) * steps + 0.5)]

@@ -8,6 +8,7 @@ public final class RenderableMesh {
     let neighbours: [[SIMD3<Int32>]]
     var cameraPositions: [[SIMD3<Float>]]
     var cameraNormals: [[SIMD3<Float>]]
+    var towardCamera: [[SIMD3<Float>]]
     var facing: [[Bool]]
     var triangles: [ScreenTriangle] = []
     var sortKeys: [(Float, Int32)] = []
@@ -19,6 +20,7 @@ public final class RenderableMesh {
         neighbours = mesh.primitives.map { EdgeAdjacency.neighbours($0, weldTolerance: tolerance) }
         cameraPositions = mesh.primitives.map { [SIMD3<Float>](repeating: .zero, count: $0.positions.count) }
         cameraNormals = cameraPositions
+        towardCamera = cameraPositions
         facing = mesh.primitives.map { [Bool](repeating: true, count: $0.triangleCount) }
     }
 

@@ -99,7 +99,13 @@ public final class SceneRenderer {
         for (i, p) in mesh.mesh.primitives.enumerated() {
             p.positions.withUnsafeBufferPointer { src in
                 mesh.cameraPositions[i].withUnsafeMutableBufferPointer { dst in
-                    for v in 0..<src.count { dst[v] = cameraFromModel.apply(src[v]) }
+                    mesh.towardCamera[i].withUnsafeMutableBufferPointer { view in
+                        for v in 0..<src.count {
+                            let c = cameraFromModel.apply(src[v])
+                            dst[v] = c
+                            view[v] = -simdNormalize(c)
+                        }
+                    }
                 }
             }
             p.normals.withUnsafeBufferPointer { src in
@@ -195,10 +201,10 @@ public final class SceneRenderer {
         let texture = material.baseColorTexture.flatMap { $0 < mesh.mesh.textures.count ? mesh.mesh.textures[$0] : nil }
         let lighting = self.lighting
         p.indices.withUnsafeBufferPointer { idx in
-            mesh.cameraPositions[i].withUnsafeBufferPointer { pos in
+            mesh.towardCamera[i].withUnsafeBufferPointer { toward in
                 mesh.cameraNormals[i].withUnsafeBufferPointer { nor in
                     p.uvs.withUnsafeBufferPointer { uv in
-                        let view = PrimitiveView(indices: idx, positions: pos, normals: nor, uvs: uv)
+                        let view = PrimitiveView(indices: idx, towardCamera: toward, normals: nor, uvs: uv)
                         if material.isLens {
                             let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
                             Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)

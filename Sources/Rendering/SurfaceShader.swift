@@ -25,7 +25,7 @@ struct SurfaceShader: FragmentShader {
 
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (p, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        let (v, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
         var base = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         var alpha = material.baseColor.w
         if let texture {
@@ -34,7 +34,6 @@ struct SurfaceShader: FragmentShader {
             alpha *= t.w * (1 / 255 as Float)
         }
         if case .mask(let cutoff) = material.alphaMode, alpha < cutoff { return nil }
-        let v = -fastNormalize(p)
         let metallic = material.metallic
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
         let ndl = max(0, (n * lighting.direction).sum())
