@@ -11,6 +11,13 @@ struct SurfaceShader: FragmentShader {
     let texture: Texture?
     let lighting: Lighting
     let shininess: Float
+    // Per-draw constants, hoisted out of the per-pixel code.
+    let baseColor: SIMD3<Float>
+    let sharp: Float
+    let blurredEnvironment: SIMD3<Float>
+    let reflectionWeight: Float
+    let blend: Bool
+    let maskCutoff: Float
 
     init(view: PrimitiveView, material: Material, texture: Texture?, lighting: Lighting) {
         self.view = view
@@ -18,6 +25,12 @@ struct SurfaceShader: FragmentShader {
         self.texture = texture
         self.lighting = lighting
         self.shininess = Shading.shininess(roughness: material.roughness)
+        baseColor = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
+        sharp = 1 - material.roughness
+        blurredEnvironment = (lighting.sky + lighting.ground) * (0.5 * material.roughness)
+        reflectionWeight = 0.3 + 0.7 * (1 - material.roughness)
+        blend = material.alphaMode == .blend
+        if case .mask(let cutoff) = material.alphaMode { maskCutoff = cutoff } else { maskCutoff = -1 }
     }
 
     var writesDepth: Bool { material.alphaMode != .blend }
@@ -26,24 +39,23 @@ struct SurfaceShader: FragmentShader {
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
         let (v, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
-        var base = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
+        var base = baseColor
         var alpha = material.baseColor.w
         if let texture {
             let t = texture.sample(uv)
             base *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
             alpha *= t.w * (1 / 255 as Float)
         }
-        if case .mask(let cutoff) = material.alphaMode, alpha < cutoff { return nil }
+        if alpha < maskCutoff { return nil }
         let metallic = material.metallic
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
         let ndl = max(0, (n * lighting.direction).sum())
         var color = base * (1 - metallic) * (lighting.ambient + lighting.color * ndl)
         color += f0 * lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess)
         let r = Shading.reflect(v, n)
-        let sharp = 1 - material.roughness
-        let env = lighting.environment(r) * sharp + (lighting.sky + lighting.ground) * (0.5 * (1 - sharp))
-        color += env * Shading.schlick(f0, (n * v).sum()) * (0.3 + 0.7 * sharp)
-        if material.alphaMode == .blend {
+        let env = lighting.environment(r) * sharp + blurredEnvironment
+        color += env * Shading.schlick(f0, (n * v).sum()) * reflectionWeight
+        if blend {
             return Fragment(add: color * alpha, multiply: SIMD3<Float>(repeating: 1 - alpha))
         }
         return Fragment(add: color)
