@@ -106,11 +106,12 @@ public enum Rasterizer {
                 let sum = max(d0, 0) * k0 + max(d1, 0) * k1 + max(d2, 0) * k2
                 let lwSum = lw0 + lw1 + lw2
                 guard sum > 0 && lwSum > 0 else { continue }
-                let invZ = lwSum / sum
+                // Inside the triangle the clamped barycentrics already sum to 1 (up to rounding).
+                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
+                let invZ = inside ? lwSum : lwSum / sum
                 let idx = row + px
                 guard invZ > z[idx] else { continue }
                 touched = true
-                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
                 guard writesColor else {
                     if writesDepth && inside { z[idx] = invZ }
                     continue
