@@ -20,8 +20,11 @@ struct CatalogueCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Catalogue file.")
-    var catalogue = FrameCatalogue.defaultPath
+    @Option(name: .customLong("catalogue"), help: "Catalogue file (default: Models/frames/catalogue.json in the Models folder).")
+    var catalogueOption: String?
+
+    /// The catalogue file: as given, else the one in the Models folder found beside the executable.
+    var catalogue: String { catalogueOption ?? ModelsDirectory.catalogueFile }
 
     @Flag(help: "Regenerate the procedural frames and the catalogue file.")
     var generate = false

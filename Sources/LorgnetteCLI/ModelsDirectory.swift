@@ -37,3 +37,11 @@ enum ModelsDirectory {
         return url
     }
 }
+
+extension ModelsDirectory {
+    /// `Models/frames/catalogue.json` of the located Models folder; the relative default when none is found
+    /// (commands then report the missing file).
+    static var catalogueFile: String {
+        (try? locate().appendingPathComponent("frames/catalogue.json").path) ?? "Models/frames/catalogue.json"
+    }
+}

@@ -41,8 +41,11 @@ struct ViewCommand: ParsableCommand {
     @Option(name: .customLong("frame-width"), help: "Frame width in mm for models without real-world units.")
     var frameWidth: Float?
 
-    @Option(help: "Catalogue file used to resolve frame ids.")
-    var catalogue = FrameCatalogue.defaultPath
+    @Option(name: .customLong("catalogue"), help: "Catalogue file used to resolve frame ids (default: Models/frames/catalogue.json in the Models folder).")
+    var catalogueOption: String?
+
+    /// The catalogue file: as given, else the one in the Models folder found beside the executable.
+    var catalogue: String { catalogueOption ?? ModelsDirectory.catalogueFile }
 
     @Flag(name: .customLong("no-antialiasing"), help: "Do not smooth silhouette edges.")
     var noAntialiasing = false
