@@ -18,7 +18,8 @@ import Meshes
 ///   `lensCentreBelowPupilsMM` below the pupils (fitters put the pupil at or a little above the
 ///   lens centre), which leaves the bridge on the nose at or slightly above pupil height, as real
 ///   frames sit;
-/// - temples: each temple bends twice about vertical axes, like a real temple adjusted to a head.
+/// - temples: each temple is first tilted about its hinge's horizontal axis so it passes over the
+///   ear at the ear point's height (plus `templeRestAboveEarMM`), then bends twice about vertical axes, like a real temple adjusted to a head.
 ///   At the hinge it opens towards a point `templeClearanceMM` outside the ear point (the top of the
 ///   ear attachment, i.e. the head width), or wider when its inner surface would otherwise pass
 ///   less than `headClearanceMM` from the head's side (half breadth: the larger of the mean face's
@@ -40,6 +41,8 @@ public struct GlassesFit: Sendable {
         public var templeClearanceMM: Float = 2.5
         /// Distance behind the hinge over which the temple turn is blended in.
         public var hingeBlendMM: Float = 4
+        /// Height of the temple's centre above the ear point where it rests on the ear.
+        public var templeRestAboveEarMM: Float = 1.5
         /// Gap between the head's side and the temple's inner surface.
         public var headClearanceMM: Float = 1
         public init() {}
@@ -53,6 +56,8 @@ public struct GlassesFit: Sendable {
     public var regions: FrameRegions
     /// Temple opening at the hinge, degrees, outward positive: wearer's right (−x), left (+x).
     public var templeOpeningDegrees: SIMD2<Float>
+    /// Temple tilt about the hinge's horizontal axis, degrees, raising the ear end positive.
+    public var templeTiltDegrees: SIMD2<Float>
     /// Fitted points in the face frame (mm): bridge, hinges and temple ends (image-left first:
     /// the subject's right, −x).
     public var bridge: SIMD3<Float>
@@ -75,11 +80,12 @@ public struct GlassesFit: Sendable {
 
         var mesh = glasses.mesh
         var opening = SIMD2<Float>(0, 0)
+        var tilt = SIMD2<Float>(0, 0)
         var ends: [SIMD3<Float>] = []
         // Side −1 is the wearer's right (image left), paired with ears[0].
         for (k, side) in [Float(-1), 1].enumerated() {
             let hinge = side < 0 ? regions.rightHinge : regions.leftHinge
-            let end = side < 0 ? regions.rightTempleEnd : regions.leftTempleEnd
+            var end = side < 0 ? regions.rightTempleEnd : regions.leftTempleEnd
             var ear = glassesFromFace.apply(SIMD3<Float>(Float(face.ears[k].x), Float(face.ears[k].y), Float(face.ears[k].z)))
             ear.x += side * options.templeClearanceMM
             // Angles in the horizontal (x, z) plane, measured from straight back (−z), outward positive.
@@ -87,6 +93,32 @@ public struct GlassesFit: Sendable {
             let length = hinge.z - end.z
             guard length > 1, hinge.z - ear.z > 1 else { ends.append(end); continue }
             let start = hinge.z - 1
+            // Tilt: turn the temple about the hinge's horizontal axis so it reaches the ear at the
+            // ear's height (models often draw the temples sloping down for a tilted front). Measured
+            // on the temple where it passes the ear, not at its end, which may drop behind the ear.
+            let nearEar = mesh.primitives.flatMap { $0.positions }.filter { $0.x * side > 0 && abs($0.z - ear.z) < 5 }
+            if nearEar.count >= 2, hinge.z - ear.z > 20 {
+                let height = nearEar.reduce(Float(0)) { $0 + $1.y } / Float(nearEar.count)
+                let run = hinge.z - ear.z
+                let beta = atan2f(ear.y + options.templeRestAboveEarMM - hinge.y, run) - atan2f(height - hinge.y, run)
+                if abs(beta) < 0.45 {
+                    for p in mesh.primitives.indices {
+                        for v in mesh.primitives[p].positions.indices {
+                            let q = mesh.primitives[p].positions[v]
+                            guard q.x * side > 0, q.z < start else { continue }
+                            let b = beta * max(0, min(1, (start - q.z) / options.hingeBlendMM))
+                            let c = cosf(b), s = sinf(b)
+                            let d = q - hinge
+                            mesh.primitives[p].positions[v] = hinge + SIMD3<Float>(d.x, d.y * c - d.z * s, d.y * s + d.z * c)
+                            let n = mesh.primitives[p].normals[v]
+                            mesh.primitives[p].normals[v] = SIMD3<Float>(n.x, n.y * c - n.z * s, n.y * s + n.z * c)
+                        }
+                    }
+                    let d = end - hinge
+                    end = hinge + SIMD3<Float>(d.x, d.y * cosf(beta) - d.z * sinf(beta), d.y * sinf(beta) + d.z * cosf(beta))
+                    tilt[k] = beta * 180 / .pi
+                }
+            }
             // Canonical z of the face depth where the temple reaches the side of the head.
             let pivotZ = lensPlaneZ + target.z - (Float(face.temples[k].z) + 5)
             let along = (pivotZ - hinge.z) / (end.z - hinge.z)
@@ -154,6 +186,7 @@ public struct GlassesFit: Sendable {
         }
         self.mesh = mesh
         templeOpeningDegrees = opening
+        templeTiltDegrees = tilt
         bridge = faceFromGlasses.apply(regions.bridge)
         hinges = [faceFromGlasses.apply(regions.rightHinge), faceFromGlasses.apply(regions.leftHinge)]
         templeEnds = ends.map { faceFromGlasses.apply($0) }

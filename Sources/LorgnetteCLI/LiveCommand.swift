@@ -145,10 +145,11 @@ struct LiveCommand: ParsableCommand {
 
         let (source, sourceName) = try openInput()
         defer { source.close() }
-        printError(String(format: "live: %@ on %@, frame width %.1f mm (%@), bridge %.1f mm above the pupils, temples opened %.1f° / %.1f°",
+        printError(String(format: "live: %@ on %@, frame width %.1f mm (%@), bridge %.1f mm above the pupils, temples opened %.1f° / %.1f°, tilted %.1f° / %.1f°",
                           frameName, sourceName, canonical.regions.frameWidth,
                           canonical.scale == .metric ? "metric model" : "scaled to \(Int(frameWidth ?? declaredWidth ?? GlassesNormalizer.defaultFrameWidthMM)) mm",
-                          Float(face.pupils[0].y) - fit.bridge.y, fit.templeOpeningDegrees.x, fit.templeOpeningDegrees.y))
+                          Float(face.pupils[0].y) - fit.bridge.y, fit.templeOpeningDegrees.x, fit.templeOpeningDegrees.y,
+                          fit.templeTiltDegrees.x, fit.templeTiltDegrees.y))
 
         let decoder = TurboJPEGDecoder()
         let encoder = TurboJPEGEncoder()

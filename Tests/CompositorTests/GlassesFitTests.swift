@@ -109,6 +109,16 @@ struct GlassesFitTests {
             }
         }
         #expect(checked > 10)
+        // Where they pass the ears, the temples rest on them: level with the ear point (1.5 mm above).
+        for k in 0..<2 {
+            let ear = face.ears[k]
+            let earX = Float(ear.x), earZ = Float(ear.z)
+            let all: [SIMD3<Float>] = fitted.primitives.flatMap { $0.positions }
+            let near = all.filter { (v: SIMD3<Float>) -> Bool in v.x * earX > 0 && abs(v.z - earZ) < 5 }
+            #expect(near.count >= 2)
+            let height = near.reduce(Float(0)) { $0 + $1.y } / Float(max(1, near.count))
+            #expect(abs(height - (Float(ear.y) - 1.5)) < 1.5, "side \(k): temple at y \(height), ear at \(ear.y)")
+        }
     }
 
     @Test func headOccluderHidesTheFarTempleAtSixtyDegreesYaw() throws {
