@@ -1,3 +1,4 @@
+import FaceData
 import FaceDetection
 import Foundation
 import Imaging

@@ -1,3 +1,4 @@
+import FaceData
 /// An L2-regularised, L1-loss (hinge) linear SVM trained by dual coordinate descent
 /// (Hsieh, Chang, Lin, Keerthi, Sathiya, "A Dual Coordinate Descent Method for Large-scale Linear
 /// SVM", ICML 2008 — LIBLINEAR's default solver): minimises ½‖w‖² + Σᵢ Cᵢ max(0, 1 − yᵢ(w·xᵢ + b)).

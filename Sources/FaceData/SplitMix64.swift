@@ -1,5 +1,5 @@
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so training runs with the same
-/// seed draw the same samples on every platform (the system generator is not seedable).
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so training and evaluation runs
+/// with the same seed draw the same samples on every platform (the system generator is not seedable).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -12,4 +12,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Uniform in [-1, 1].
+    public mutating func symmetric() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
 }
