@@ -14,7 +14,6 @@ public final class DemoSource: FrameSource {
     /// Photo pixels covered by the output width at rest.
     private let span: Float
     private var index = 0
-    private var frame: RGBImage
 
     /// - Parameters:
     ///   - photo: the portrait.
@@ -27,7 +26,6 @@ public final class DemoSource: FrameSource {
         self.photo = photo
         self.focus = focus
         self.span = span
-        self.frame = RGBImage(width: width, height: height)
         self.info = SourceInfo(width: width, height: height, framesPerSecond: framesPerSecond,
                                frameCount: frameCount, codec: "demo")
     }
@@ -35,51 +33,26 @@ public final class DemoSource: FrameSource {
     public func nextFrame() throws -> Frame? {
         if let n = info.frameCount, index >= n { return nil }
         let t = Double(index) / (info.framesPerSecond ?? 30)
-        render(at: t)
+        let frame = photo.warped(width: info.width!, height: info.height!, sourceFromTarget: camera(at: t))
         defer { index += 1 }
         return Frame(payload: .rgb(frame), timestampSeconds: t, sequence: index)
     }
 
-    /// Camera pose at time t: incommensurate periods so the motion does not visibly repeat.
-    private func render(at t: Double) {
-        let w = frame.width, h = frame.height
+    /// Camera pose at time t as the map from output to photo pixels: incommensurate periods so the
+    /// motion does not visibly repeat.
+    private func camera(at t: Double) -> Affine2D {
+        let w = Float(info.width!), h = Float(info.height!)
         let twoPi = 2 * Double.pi
         let zoom = Float(1 + 0.10 * sin(twoPi * t / 7.0))
         let roll = Float(4.0 * Double.pi / 180 * sin(twoPi * t / 5.3))
         let pan = SIMD2<Float>(Float(14 * sin(twoPi * t / 9.1)), Float(7 * sin(twoPi * t / 6.4)))
-        // Output pixel -> photo pixel: p = focus + pan + R(roll) * (q - centre) * (span / w) / zoom.
-        let k = span / Float(w) / zoom
+        // p = focus + pan + R(roll) * (q - centre) * (span / w) / zoom.
+        let k = span / w / zoom
         let c = cos(roll) * k, s = sin(roll) * k
-        let centre = SIMD2<Float>(Float(w - 1) / 2, Float(h - 1) / 2)
+        let centre = SIMD2<Float>((w - 1) / 2, (h - 1) / 2)
         let origin = focus + pan
-        let pw = photo.width, ph = photo.height
-        photo.pixels.withUnsafeBufferPointer { src in
-            frame.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    let dy = Float(y) - centre.y
-                    var px = origin.x - centre.x * c - dy * s
-                    var py = origin.y - centre.x * s + dy * c
-                    var o = 3 * y * w
-                    for _ in 0..<w {
-                        // Bilinear, edge-clamped: the camera never shows outside the photo in practice.
-                        let fx = min(max(px, 0), Float(pw - 1)), fy = min(max(py, 0), Float(ph - 1))
-                        let x0 = Int(fx), y0 = Int(fy)
-                        let x1 = min(x0 + 1, pw - 1), y1 = min(y0 + 1, ph - 1)
-                        let ax = fx - Float(x0), ay = fy - Float(y0)
-                        let i00 = 3 * (y0 * pw + x0), i10 = 3 * (y0 * pw + x1)
-                        let i01 = 3 * (y1 * pw + x0), i11 = 3 * (y1 * pw + x1)
-                        for ch in 0..<3 {
-                            let top = Float(src[i00 + ch]) + ax * (Float(src[i10 + ch]) - Float(src[i00 + ch]))
-                            let bottom = Float(src[i01 + ch]) + ax * (Float(src[i11 + ch]) - Float(src[i01 + ch]))
-                            dst[o + ch] = UInt8(top + ay * (bottom - top) + 0.5)
-                        }
-                        o += 3
-                        px += c
-                        py += s
-                    }
-                }
-            }
-        }
+        return Affine2D(a: c, b: -s, tx: origin.x - c * centre.x + s * centre.y,
+                        c: s, d: c, ty: origin.y - s * centre.x - c * centre.y)
     }
 }
 
