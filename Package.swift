@@ -15,7 +15,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -46,6 +46,12 @@ let package = Package(
         .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging"], swiftSettings: optimized),
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
         .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
+        // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
+        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "FaceTracking", "Imaging"], swiftSettings: optimized),
+        // Annotation: what the tracker saw, drawn over output frames.
+        .target(name: "Annotation", dependencies: ["FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
+        // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
+        .target(name: "Pipeline", dependencies: ["Annotation", "Compositor", "FaceDetection", "FaceModel", "FaceTracking", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
@@ -62,7 +68,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "FacialMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -84,6 +90,8 @@ let package = Package(
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
+        .testTarget(name: "FacialMetricsTests", dependencies: ["FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,15 @@ extension GrayImage {
     /// comes back unchanged) — the same weights libjpeg uses for its RGB→YCbCr luma.
     public init(luma rgb: RGBImage) {
         self.init(width: rgb.width, height: rgb.height)
+        setLuma(of: rgb)
+    }
+
+    /// Overwrites this image with the luma of `rgb` (as `init(luma:)`), reusing its storage when
+    /// the size matches: the per-frame path of a pipeline that composites in RGB and tracks in gray.
+    public mutating func setLuma(of rgb: RGBImage) {
+        if width != rgb.width || height != rgb.height || pixels.count != rgb.width * rgb.height {
+            self = GrayImage(width: rgb.width, height: rgb.height)
+        }
         let n = rgb.width * rgb.height
         rgb.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in

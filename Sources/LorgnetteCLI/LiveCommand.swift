@@ -1,19 +1,10 @@
+import Annotation
 import ArgumentParser
 import Capture
-import Compositor
-import FaceDetection
-import FaceModel
-import FaceTracking
 import Foundation
-import FrameCatalogue
 import Geometry
-import Imaging
-import JPEGCodec
-import Landmarks
 import Media
-import Meshes
-import PNGCodec
-import PoseEstimation
+import Pipeline
 
 /// `lorgnette live`: the try-on — capture → track → render the chosen frame on every face →
 /// encode → sink.
@@ -79,7 +70,9 @@ struct LiveCommand: ParsableCommand {
         if !MediaFactory.hasExtension(output, ["avi", "mjpeg", "mjpg"]) {
             throw ValidationError("--output must be a .avi or .mjpeg file, got '\(output)'")
         }
-        _ = try LiveOverlay(list: overlay)
+        do { _ = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems) } catch let e as OverlayError {
+            throw ValidationError(e.description)
+        }
     }
 
     func run() throws {
@@ -90,29 +83,6 @@ struct LiveCommand: ParsableCommand {
         } catch {
             printError("live: \(error)")
             throw ExitCode.failure
-        }
-    }
-
-    /// The glasses mesh and, for catalogue frames, their declared width.
-    private func loadGlasses() throws -> (mesh: Mesh, width: Float?, name: String) {
-        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
-        if let frame, MeshLoader.supportedExtensions.contains((frame as NSString).pathExtension.lowercased()) {
-            do { return (try loader.load(path: frame), nil, (frame as NSString).lastPathComponent) } catch let e as MeshError {
-                throw CLIError(e.description)
-            }
-        }
-        if let frame, FileManager.default.fileExists(atPath: frame) {
-            throw CLIError("\(frame): unsupported model format (expected .gltf, .glb or .obj)")
-        }
-        do {
-            let catalogue = try FrameCatalogue.load(path: try ModelsDirectory.file("frames/catalogue.json").path)
-            guard let spec = frame ?? catalogue.entries.first?.id else { throw CLIError("the frame catalogue is empty") }
-            let (mesh, width) = try catalogue.resolve(spec, loader: loader)
-            return (mesh, width, spec)
-        } catch let e as CatalogueError {
-            throw CLIError(e.description)
-        } catch let e as MeshError {
-            throw CLIError(e.description)
         }
     }
 
@@ -130,73 +100,42 @@ struct LiveCommand: ParsableCommand {
     }
 
     private func live() throws {
-        let items = try LiveOverlay(list: overlay)
-        let (mesh, declaredWidth, frameName) = try loadGlasses()
-        for warning in mesh.warnings { printError("warning: \(warning)") }
-        let canonical = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidth ?? declaredWidth)
-        guard canonical.mesh.bounds != nil else { throw CLIError("\(frameName): model is empty") }
-        let face = try MeanFace(contentsOf: try ModelsDirectory.file("mean-face.json").path)
-        let fit = GlassesFit(glasses: canonical, face: face)
-        let renderer = TryOnRenderer(fit: fit)
-        renderer.occlusion = !noOcclusion
-
-        let cascade = try LandmarkCascade(contentsOf: try ModelsDirectory.file("landmarks.lmrk").path)
-        let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path))
+        let items = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems)
+        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth)
+        let glasses: FittedGlasses
+        do { glasses = try library.load(frame) } catch let e as PipelineError { throw CLIError(e.description) }
+        for warning in glasses.warnings { printError("warning: \(warning)") }
+        var configuration = PipelineConfiguration()
+        configuration.camera = fov.map { .horizontalFOV($0) } ?? .unknownWebcam
+        configuration.occlusion = !noOcclusion
+        configuration.overlay = items
+        configuration.jpegQuality = quality
+        let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
 
         let (source, sourceName) = try openInput()
         defer { source.close() }
+        let fit = glasses.fit, canonical = glasses.canonical
         printError(String(format: "live: %@ on %@, frame width %.1f mm (%@), bridge %.1f mm above the pupils, temples opened %.1f° / %.1f°, tilted %.1f° / %.1f°",
-                          frameName, sourceName, canonical.regions.frameWidth,
-                          canonical.scale == .metric ? "metric model" : "scaled to \(Int(frameWidth ?? declaredWidth ?? GlassesNormalizer.defaultFrameWidthMM)) mm",
-                          Float(face.pupils[0].y) - fit.bridge.y, fit.templeOpeningDegrees.x, fit.templeOpeningDegrees.y,
+                          glasses.name, sourceName, canonical.regions.frameWidth,
+                          canonical.scale == .metric ? "metric model" : "scaled to \(Int(frameWidth ?? canonical.regions.frameWidth)) mm",
+                          Float(library.face.pupils[0].y) - fit.bridge.y, fit.templeOpeningDegrees.x, fit.templeOpeningDegrees.y,
                           fit.templeTiltDegrees.x, fit.templeTiltDegrees.y))
 
-        let decoder = TurboJPEGDecoder()
-        let encoder = TurboJPEGEncoder()
-        var tracker: FaceTracker?
         var sink: FrameSink?
         Interrupt.install()
         var index = 0, withFace = 0
-        var firstTime: Double?
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        var recent: [Double] = []
-        var lastTick = wallStart
         while !Interrupt.requested {
             if let frames, index >= frames { break }
             guard let frame = try source.nextFrame() else { break }
-            let t0 = firstTime ?? frame.timestampSeconds
-            firstTime = t0
-            let time = frame.timestampSeconds - t0
-            if let seconds, time >= seconds { break }
-            var canvas: RGBImage
-            switch frame.payload {
-            case .jpeg(let bytes):
-                canvas = RGBImage(width: 1, height: 1)
-                try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
-            case .rgb(let image): canvas = image
-            case .gray(let image): canvas = RGBImage(gray: image)
-            }
-            let gray = GrayImage(luma: canvas)
-            if tracker == nil {
-                let intrinsics = fov.map { CameraIntrinsics(horizontalFOVDegrees: $0, width: gray.width, height: gray.height) }
-                    ?? .defaultWebcam(width: gray.width, height: gray.height)
-                tracker = FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face),
-                                      camera: intrinsics, configuration: FaceTrackerConfiguration())
-            }
-            let anchors = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }
-            if !anchors.isEmpty { withFace += 1 }
-            renderer.render(anchors, intrinsics: tracker!.camera, into: &canvas)
-            let now = DispatchTime.now().uptimeNanoseconds
-            recent.append(Double(now - lastTick) / 1e9)
-            lastTick = now
-            if recent.count > 30 { recent.removeFirst() }
-            let fps = Double(recent.count) / max(recent.reduce(0, +), 1e-9)
-            items.draw(anchors, on: &canvas, camera: tracker!.camera, face: face, fit: fit, fps: fps)
+            let output = try pipeline.process(frame)
+            if let seconds, output.time >= seconds { break }
+            if !output.anchors.isEmpty { withFace += 1 }
             if sink == nil {
-                sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30,
+                sink = try MediaFactory.makeSink(self.output, framesPerSecond: source.info.framesPerSecond ?? 30,
                                                  followTimestamps: device != nil || sourceName.hasPrefix("/dev/"))
             }
-            try sink!.write(jpeg: try encoder.encode(canvas, quality: quality), timestampSeconds: time)
+            try sink!.write(jpeg: output.jpeg, timestampSeconds: output.time)
             index += 1
         }
         try sink?.finish()
@@ -204,46 +143,10 @@ struct LiveCommand: ParsableCommand {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
         print(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> %@",
                      index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0,
-                     sink == nil ? "no output (no frames)" : output))
+                     sink == nil ? "no output (no frames)" : self.output))
         if Interrupt.requested { throw ExitCode(130) }
     }
-}
 
-/// What `lorgnette live --overlay` draws over the try-on.
-struct LiveOverlay {
-    var landmarks = false, pose = false, metrics = false, fps = false
-
-    init(list: String) throws {
-        for item in list.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
-            switch item {
-            case "landmarks": landmarks = true
-            case "pose": pose = true
-            case "metrics": metrics = true
-            case "fps": fps = true
-            case "none": break
-            default: throw CLIError("--overlay: unknown item '\(item)' (expected landmarks, pose, metrics, fps or none)")
-            }
-        }
-    }
-
-    /// Landmarks and pose axes as `track` draws them; metrics: per face its id, head angles,
-    /// distance and the fitted frame's width; fps: the whole pipeline's rate over the last 30 frames.
-    func draw(_ anchors: [FaceAnchor], on image: inout RGBImage, camera: CameraIntrinsics, face: MeanFace, fit: GlassesFit, fps rate: Double) {
-        var track = try! TrackOverlay(list: "none")
-        track.landmarks = landmarks
-        track.pose = pose
-        TrackOverlay.draw(anchors, on: &image, items: track, camera: camera, face: face, fps: 0)
-        if metrics {
-            for a in anchors {
-                let r = a.rotationDegrees
-                let x = Int(a.box.x), y = Int(a.box.y + a.box.height) + 4
-                image.drawText(String(format: "#%d pitch %.0f yaw %.0f roll %.0f  %.0f mm  frame %.0f mm",
-                                      a.id, r.x, r.y, r.z, a.translationMM.z, fit.regions.frameWidth),
-                               atX: max(0, min(x, image.width - 8)), y: max(0, min(y, image.height - 10)), color: .white)
-            }
-        }
-        if fps {
-            image.drawText(String(format: "%.0f fps", rate), atX: 4, y: 4, color: .white, scale: 2)
-        }
-    }
+    /// The items `--overlay` accepts.
+    static let overlayItems = ["landmarks", "pose", "metrics", "fps"]
 }

@@ -1,0 +1,37 @@
+import FaceDetection
+import FaceModel
+import FrameCatalogue
+import JPEGCodec
+import Landmarks
+import Meshes
+import PNGCodec
+import Pipeline
+
+/// Composes the try-on pipeline from the bundled models and the C-backed codecs: the one place the
+/// CLI's `live`, `bench` and HTTP preview get a `TryOnPipeline` from.
+enum PipelineFactory {
+    /// The mesh loader with libjpeg-turbo and zlib behind its texture decoders.
+    static func meshLoader() -> MeshLoader {
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
+    }
+
+    /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.
+    static func glassesLibrary(frameWidthOverrideMM: Float? = nil) throws -> GlassesLibrary {
+        let face = try MeanFace(contentsOf: try ModelsDirectory.file("mean-face.json").path)
+        let catalogue: FrameCatalogue
+        do {
+            catalogue = try FrameCatalogue.load(path: try ModelsDirectory.file("frames/catalogue.json").path)
+        } catch let e as CatalogueError {
+            throw CLIError(e.description)
+        }
+        return GlassesLibrary(catalogue: catalogue, loader: meshLoader(), face: face, frameWidthOverrideMM: frameWidthOverrideMM)
+    }
+
+    /// A pipeline drawing `glasses` with the bundled detector and landmark models.
+    static func makePipeline(glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration) throws -> TryOnPipeline {
+        let cascade = try LandmarkCascade(contentsOf: try ModelsDirectory.file("landmarks.lmrk").path)
+        let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path))
+        return TryOnPipeline(face: face, detector: detector, landmarks: cascade, glasses: glasses,
+                             decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
+    }
+}

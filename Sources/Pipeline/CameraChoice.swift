@@ -1,0 +1,21 @@
+import Geometry
+
+/// Where the pipeline's pinhole intrinsics come from. The frame size is only known at the first
+/// frame, so the choice is resolved then; a calibration taken at another resolution is rescaled.
+public enum CameraChoice: Sendable, Equatable {
+    /// The documented default for an unknown webcam (`CameraIntrinsics.defaultHorizontalFOVDegrees`).
+    case unknownWebcam
+    /// A horizontal field of view in degrees, principal point at the image centre.
+    case horizontalFOV(Double)
+    /// A calibration (e.g. `--camera FILE`), rescaled to the stream when its size differs.
+    case calibrated(CameraIntrinsics)
+
+    public func intrinsics(width: Int, height: Int) -> CameraIntrinsics {
+        switch self {
+        case .unknownWebcam: return .defaultWebcam(width: width, height: height)
+        case .horizontalFOV(let fov): return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height)
+        case .calibrated(let k):
+            return k.width == width && k.height == height ? k : k.scaled(toWidth: width, height: height)
+        }
+    }
+}

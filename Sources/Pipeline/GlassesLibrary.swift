@@ -1,0 +1,50 @@
+import Compositor
+import FaceModel
+import Foundation
+import FrameCatalogue
+import Meshes
+
+/// Turns what a user names — a catalogue frame `id[:variant]` or a `.gltf`/`.glb`/`.obj` path — into
+/// `FittedGlasses`. Metric glTF keeps its size; a unitless model gets `frameWidthOverrideMM`, else the
+/// catalogue's declared width, else `GlassesNormalizer.defaultFrameWidthMM`.
+/// Not `Sendable` (the mesh loader holds codec state): keep one per thread, or guard it with a lock.
+public struct GlassesLibrary {
+    public let catalogue: FrameCatalogue?
+    public let loader: MeshLoader
+    public let face: MeanFace
+    public var frameWidthOverrideMM: Float?
+
+    public init(catalogue: FrameCatalogue?, loader: MeshLoader, face: MeanFace, frameWidthOverrideMM: Float? = nil) {
+        self.catalogue = catalogue
+        self.loader = loader
+        self.face = face
+        self.frameWidthOverrideMM = frameWidthOverrideMM
+    }
+
+    /// The catalogue's first frame when `spec` is nil.
+    public func load(_ spec: String?) throws -> FittedGlasses {
+        let (mesh, declaredWidth, name) = try loadMesh(spec)
+        let canonical = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidthOverrideMM ?? declaredWidth)
+        guard canonical.mesh.bounds != nil else { throw PipelineError("\(name): model is empty") }
+        return FittedGlasses(name: name, canonical: canonical, fit: GlassesFit(glasses: canonical, face: face), warnings: mesh.warnings)
+    }
+
+    private func loadMesh(_ spec: String?) throws -> (Mesh, Float?, String) {
+        do {
+            if let spec, MeshLoader.supportedExtensions.contains((spec as NSString).pathExtension.lowercased()) {
+                return (try loader.load(path: spec), nil, (spec as NSString).lastPathComponent)
+            }
+            if let spec, FileManager.default.fileExists(atPath: spec) {
+                throw PipelineError("\(spec): unsupported model format (expected .gltf, .glb or .obj)")
+            }
+            guard let catalogue else { throw PipelineError("no frame catalogue to look up '\(spec ?? "")' in") }
+            guard let id = spec ?? catalogue.entries.first?.id else { throw PipelineError("the frame catalogue is empty") }
+            let (mesh, width) = try catalogue.resolve(id, loader: loader)
+            return (mesh, width, id)
+        } catch let e as CatalogueError {
+            throw PipelineError(e.description)
+        } catch let e as MeshError {
+            throw PipelineError(e.description)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Annotation
+import FaceTracking
+
+/// How `TryOnPipeline` treats each frame. Plain values, so commands build it from their flags.
+public struct PipelineConfiguration: Sendable {
+    public var camera: CameraChoice = .unknownWebcam
+    public var tracker = FaceTrackerConfiguration()
+    /// Hide the temples behind the metric head occluder (off: inspection).
+    public var occlusion = true
+    /// What the annotation stage draws over the try-on.
+    public var overlay = OverlayItems()
+    /// JPEG quality of the output frames, 1...100.
+    public var jpegQuality = 85
+
+    public init() {}
+}

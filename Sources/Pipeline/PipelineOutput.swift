@@ -1,0 +1,23 @@
+import FaceTracking
+import Geometry
+
+/// What the pipeline made of one input frame.
+public struct PipelineOutput: Sendable {
+    /// Index of the frame in this pipeline run (0-based).
+    public var index: Int
+    /// Seconds since the first frame of the run, on the source's clock.
+    public var time: Double
+    /// The source's own capture timestamp (seconds, source clock).
+    public var captureTimestamp: Double
+    /// Faces that are tracked in this frame (lost ones are left out).
+    public var anchors: [FaceAnchor]
+    /// The composited, annotated frame as a self-contained JPEG.
+    public var jpeg: [UInt8]
+    public var width: Int
+    public var height: Int
+    /// The intrinsics used for pose and rendering of this frame.
+    public var camera: CameraIntrinsics
+    /// Catalogue id or file name of the glasses drawn on this frame.
+    public var glassesName: String
+    public var timings: StageTimings
+}

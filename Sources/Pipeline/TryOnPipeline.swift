@@ -1,0 +1,155 @@
+import Annotation
+import Compositor
+import Dispatch
+import FaceDetection
+import FaceModel
+import FaceTracking
+import Foundation
+import Geometry
+import Imaging
+import Landmarks
+import Media
+import PoseEstimation
+import Synchronization
+
+/// The try-on pipeline for one stream: frame → decode → track → render the glasses on every face →
+/// annotate → encode. `live`, `bench` and the HTTP preview all drive this one type, so what they
+/// measure and show is the same code path.
+///
+/// Buffers (decoded canvas, gray image) are reused across frames. The codecs are injected
+/// (`JPEGDecoding`/`JPEGEncoding`), so the pipeline never touches libjpeg itself.
+///
+/// Threading: `process` must be called from one thread at a time (the capture loop). `selectGlasses`
+/// and `glassesName` may be called from any thread (e.g. an HTTP handler); a new choice takes effect
+/// at the next frame.
+public final class TryOnPipeline: @unchecked Sendable {
+    public let configuration: PipelineConfiguration
+    public let face: MeanFace
+    let detector: any FaceDetector
+    let landmarks: any LandmarkModel
+    let decoder: any JPEGDecoding
+    let encoder: any JPEGEncoding
+
+    private var renderer: TryOnRenderer
+    private var glasses: FittedGlasses
+    private let pendingGlasses = Mutex<FittedGlasses?>(nil)
+    private let currentName: Mutex<String>
+    private var tracker: FaceTracker?
+    private var canvas = RGBImage(width: 1, height: 1)
+    private var gray = GrayImage(width: 1, height: 1)
+    private var firstTimestamp: Double?
+    private var index = 0
+    private var recentIntervals: [Double] = []
+    private var lastTick: UInt64 = 0
+
+    public init(face: MeanFace, detector: any FaceDetector, landmarks: any LandmarkModel, glasses: FittedGlasses,
+                decoder: any JPEGDecoding, encoder: any JPEGEncoding, configuration: PipelineConfiguration) {
+        self.face = face
+        self.detector = detector
+        self.landmarks = landmarks
+        self.decoder = decoder
+        self.encoder = encoder
+        self.configuration = configuration
+        self.glasses = glasses
+        currentName = Mutex(glasses.name)
+        renderer = Self.makeRenderer(glasses, occlusion: configuration.occlusion)
+    }
+
+    /// The glasses drawn from the next frame on.
+    public func selectGlasses(_ glasses: FittedGlasses) {
+        pendingGlasses.withLock { $0 = glasses }
+        currentName.withLock { $0 = glasses.name }
+    }
+
+    /// Name of the glasses being drawn (or about to be, after `selectGlasses`).
+    public var glassesName: String { currentName.withLock { $0 } }
+
+    /// The fit of the glasses drawn on the last frame.
+    public var currentFit: GlassesFit { glasses.fit }
+
+    /// The intrinsics in use (nil before the first frame).
+    public var camera: CameraIntrinsics? { tracker?.camera }
+
+    /// Frames per second of the whole loop over the last 30 frames (0 before two frames).
+    public var recentFramesPerSecond: Double {
+        recentIntervals.isEmpty ? 0 : Double(recentIntervals.count) / max(recentIntervals.reduce(0, +), 1e-9)
+    }
+
+    /// Runs every stage on `frame` and returns the encoded result.
+    public func process(_ frame: Frame) throws -> PipelineOutput {
+        if let next = pendingGlasses.withLock({ pending -> FittedGlasses? in defer { pending = nil }; return pending }) {
+            glasses = next
+            renderer = Self.makeRenderer(next, occlusion: configuration.occlusion)
+        }
+        var timings = StageTimings()
+        let t0 = firstTimestamp ?? frame.timestampSeconds
+        firstTimestamp = t0
+
+        var clock = Self.now()
+        switch frame.payload {
+        case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
+        case .rgb(let image): canvas = image
+        case .gray(let image): canvas = RGBImage(gray: image)
+        }
+        timings.decode = Self.lap(&clock)
+
+        gray.setLuma(of: canvas)
+        if tracker == nil {
+            tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
+                                  camera: configuration.camera.intrinsics(width: canvas.width, height: canvas.height),
+                                  configuration: configuration.tracker)
+        }
+        let tracker = tracker!
+        let anchors = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0).filter { $0.state != .lost }
+        timings.track = Self.lap(&clock)
+
+        renderer.render(anchors, intrinsics: tracker.camera, into: &canvas)
+        timings.render = Self.lap(&clock)
+
+        if !configuration.overlay.isEmpty {
+            FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
+            if configuration.overlay.metrics { drawFitSummary(anchors) }
+            if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
+        }
+        timings.annotate = Self.lap(&clock)
+
+        let jpeg = try encoder.encode(canvas, quality: configuration.jpegQuality)
+        timings.encode = Self.lap(&clock)
+
+        if lastTick != 0 {
+            recentIntervals.append(Double(clock &- lastTick) / 1e9)
+            if recentIntervals.count > 30 { recentIntervals.removeFirst() }
+        }
+        lastTick = clock
+        defer { index += 1 }
+        return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
+                              anchors: anchors, jpeg: jpeg, width: canvas.width, height: canvas.height,
+                              camera: tracker.camera, glassesName: glasses.name, timings: timings)
+    }
+
+    /// Per face: id, head angles, distance and the fitted frame's width, under the face box.
+    private func drawFitSummary(_ anchors: [FaceAnchor]) {
+        for a in anchors {
+            let r = a.rotationDegrees
+            let x = Int(a.box.x), y = Int(a.box.y + a.box.height) + 4
+            canvas.drawText(String(format: "#%d pitch %.0f yaw %.0f roll %.0f  %.0f mm  frame %.0f mm",
+                                   a.id, r.x, r.y, r.z, a.translationMM.z, glasses.fit.regions.frameWidth),
+                            atX: max(0, min(x, canvas.width - 8)), y: max(0, min(y, canvas.height - 10)), color: .white)
+        }
+    }
+
+    private static func makeRenderer(_ glasses: FittedGlasses, occlusion: Bool) -> TryOnRenderer {
+        let renderer = TryOnRenderer(fit: glasses.fit)
+        renderer.occlusion = occlusion
+        return renderer
+    }
+
+    @inline(__always) static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Seconds since `clock`, and moves `clock` to now.
+    @inline(__always) static func lap(_ clock: inout UInt64) -> Double {
+        let t = now()
+        defer { clock = t }
+        return Double(t &- clock) / 1e9
+    }
+}
