@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CBLAS", linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("lapacke")]),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // Counts heap allocations for `lorgnette bench` (interposes malloc in the executable only).
+        .target(name: "CMallocCounter"),
 
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
@@ -65,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "LorgnetteCLI",
             dependencies: [
-                "Imaging", "Media", "JPEGCodec", "Capture",
+                "Imaging", "Media", "JPEGCodec", "Capture", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
                 "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "FacialMetrics",

@@ -11,6 +11,8 @@ public struct PipelineConfiguration: Sendable {
     public var overlay = OverlayItems()
     /// JPEG quality of the output frames, 1...100.
     public var jpegQuality = 85
+    /// The whole try-on, or tracking only (see `PipelineMode`).
+    public var mode = PipelineMode.tryOn
 
     public init() {}
 }

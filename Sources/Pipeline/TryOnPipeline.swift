@@ -85,36 +85,44 @@ public final class TryOnPipeline: @unchecked Sendable {
         let t0 = firstTimestamp ?? frame.timestampSeconds
         firstTimestamp = t0
 
+        let trackingOnly = configuration.mode == .trackingOnly
         var clock = Self.now()
+        var grayDecoded = false
         switch frame.payload {
+        case .jpeg(let bytes) where trackingOnly:
+            try decoder.decodeGray(bytes, scale: .full, into: &gray)
+            grayDecoded = true
         case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
         case .rgb(let image): canvas = image
         case .gray(let image): canvas = RGBImage(gray: image)
         }
         timings.decode = Self.lap(&clock)
 
-        gray.setLuma(of: canvas)
+        if !grayDecoded { gray.setLuma(of: canvas) }
         if tracker == nil {
             tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
-                                  camera: configuration.camera.intrinsics(width: canvas.width, height: canvas.height),
+                                  camera: configuration.camera.intrinsics(width: gray.width, height: gray.height),
                                   configuration: configuration.tracker)
         }
         let tracker = tracker!
         let anchors = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0).filter { $0.state != .lost }
         timings.track = Self.lap(&clock)
 
-        renderer.render(anchors, intrinsics: tracker.camera, into: &canvas)
-        timings.render = Self.lap(&clock)
+        var jpeg: [UInt8] = []
+        if !trackingOnly {
+            renderer.render(anchors, intrinsics: tracker.camera, into: &canvas)
+            timings.render = Self.lap(&clock)
 
-        if !configuration.overlay.isEmpty {
-            FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
-            if configuration.overlay.metrics { drawFitSummary(anchors) }
-            if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
+            if !configuration.overlay.isEmpty {
+                FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
+                if configuration.overlay.metrics { drawFitSummary(anchors) }
+                if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
+            }
+            timings.annotate = Self.lap(&clock)
+
+            jpeg = try encoder.encode(canvas, quality: configuration.jpegQuality)
+            timings.encode = Self.lap(&clock)
         }
-        timings.annotate = Self.lap(&clock)
-
-        let jpeg = try encoder.encode(canvas, quality: configuration.jpegQuality)
-        timings.encode = Self.lap(&clock)
 
         if lastTick != 0 {
             recentIntervals.append(Double(clock &- lastTick) / 1e9)
@@ -123,7 +131,7 @@ public final class TryOnPipeline: @unchecked Sendable {
         lastTick = clock
         defer { index += 1 }
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
-                              anchors: anchors, jpeg: jpeg, width: canvas.width, height: canvas.height,
+                              anchors: anchors, jpeg: jpeg, width: gray.width, height: gray.height,
                               camera: tracker.camera, glassesName: glasses.name, timings: timings)
     }
 

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The machine a bench ran on, so numbers are never quoted without it.
+struct BenchMachine: Codable {
+    var cpu: String
+    var logicalCores: Int
+    var kernel: String
+    var build: String
+    /// 1-minute load average before and after the run: how busy the neighbours were.
+    var loadBefore: Double
+    var loadAfter: Double
+    var hardwareCounters: String
+
+    static func current(loadBefore: Double) -> BenchMachine {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+        var name = utsname()
+        uname(&name)
+        let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let machine = withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        #if DEBUG
+        let build = "debug (numbers are not representative: use swift build -c release)"
+        #else
+        let build = "release"
+        #endif
+        return BenchMachine(cpu: model, logicalCores: ProcessInfo.processInfo.activeProcessorCount,
+                            kernel: "Linux \(release) \(machine)", build: build, loadBefore: loadBefore,
+                            loadAfter: loadAverage(),
+                            hardwareCounters: "not read: wall and thread CPU time only (instruction counts: callgrind, see Bench/README.md)")
+    }
+
+    static func loadAverage() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return Double(text.split(separator: " ").first ?? "") ?? 0
+    }
+}
+
+/// One of issue 9's bars, checked against this run.
+struct BenchBar: Codable {
+    var bar: String
+    var measured: String
+    var met: Bool
+}
+
+/// What `lorgnette bench` writes as JSON and renders as Markdown and SVG.
+struct BenchReport: Codable {
+    var date: String
+    var machine: BenchMachine
+    var runs: [BenchRunResult]
+    var device: BenchDeviceResult?
+    var peers: BenchPeerReport?
+    var bars: [BenchBar]
+
+    /// The bars of issue 9 over the runs: tracking at 640x480 ≤ 3 ms p50, try-on at 1280x720 ≤ 1.5x the
+    /// codec floor, p99 ≤ 2x p50, no allocation per frame by our own code in the steady state.
+    static func bars(_ runs: [BenchRunResult]) -> [BenchBar] {
+        var bars: [BenchBar] = []
+        for r in runs where r.width == 640 && r.height == 480 {
+            let p50 = r.tracking.endToEnd.p50
+            bars.append(BenchBar(bar: "tracking 640x480 (\(r.input)) p50 <= 3 ms, one core",
+                                 measured: String(format: "%.2f ms wall (%.2f ms thread CPU)", p50, r.tracking.cpu.p50), met: p50 <= 3))
+        }
+        for r in runs where r.width == 1280 && r.height == 720 {
+            bars.append(BenchBar(bar: "try-on 1280x720 (\(r.input)) p50 <= 1.5x decode+encode floor",
+                                 measured: String(format: "%.2fx (%.2f / %.2f ms)", r.tryOnToFloorRatio, r.tryOn.endToEnd.p50, r.floor.total.p50),
+                                 met: r.tryOnToFloorRatio <= 1.5))
+        }
+        for r in runs {
+            for (path, p) in [("tracking", r.tracking), ("try-on", r.tryOn)] {
+                let ratio = p.endToEnd.p50 > 0 ? p.endToEnd.p99 / p.endToEnd.p50 : 0
+                bars.append(BenchBar(bar: "\(path) \(r.size) (\(r.input)) p99 <= 2x p50",
+                                     measured: String(format: "%.2fx (p99 %.2f ms, p50 %.2f ms)", ratio, p.endToEnd.p99, p.endToEnd.p50),
+                                     met: ratio <= 2))
+            }
+        }
+        for r in runs {
+            let tracking = r.tracking.allocationsPerFrame - r.floor.grayDecodeAllocationsPerFrame
+            let tryOn = r.tryOn.allocationsPerFrame - r.floor.allocationsPerFrame
+            bars.append(BenchBar(bar: "no allocation per frame by our code, \(r.size) (\(r.input))",
+                                 measured: String(format: "tracking %.1f (%.1f total, %.1f in the gray decode); try-on %.1f (%.1f total, %.1f in decode+encode)",
+                                                  tracking, r.tracking.allocationsPerFrame, r.floor.grayDecodeAllocationsPerFrame,
+                                                  tryOn, r.tryOn.allocationsPerFrame, r.floor.allocationsPerFrame),
+                                 met: tracking <= 0.5 && tryOn <= 0.5))
+        }
+        return bars
+    }
+
+    /// The report as Markdown tables (also what the command prints).
+    func markdown() -> String {
+        var s = "# lorgnette bench, \(date)\n\n"
+        s += "Machine: \(machine.cpu), \(machine.logicalCores) logical cores, \(machine.kernel), \(machine.build) build; "
+        s += String(format: "load average %.2f before, %.2f after. ", machine.loadBefore, machine.loadAfter)
+        s += "Hardware counters: \(machine.hardwareCounters).\n\n"
+        s += "Milliseconds per frame (wall clock unless marked CPU). The pipeline runs each frame on one thread, "
+        s += "so frames per second on one core and with the pipeline's threads are the same number.\n\n"
+        for r in runs {
+            s += "## \(r.input) at \(r.size) (\(r.frames) frames after \(r.warmupFrames) warm-up)\n\n"
+            s += "| path / stage | p50 | p95 | p99 | max | mallocs/frame |\n|---|---:|---:|---:|---:|---:|\n"
+            func row(_ name: String, _ l: LatencySummary, _ allocations: String = "") -> String {
+                String(format: "| %@ | %.2f | %.2f | %.2f | %.2f | %@ |\n", name, l.p50, l.p95, l.p99, l.max, allocations)
+            }
+            s += row("floor: JPEG decode RGB", r.floor.decodeRGB)
+            s += row("floor: JPEG encode q\(BenchWorkload.quality)", r.floor.encode)
+            s += row("**floor: decode + encode**", r.floor.total, String(format: "%.1f", r.floor.allocationsPerFrame))
+            s += row("JPEG decode gray", r.floor.decodeGray, String(format: "%.1f", r.floor.grayDecodeAllocationsPerFrame))
+            for (label, p) in [("tracking", r.tracking), ("try-on", r.tryOn)] {
+                for stage in p.stages { s += row("\(label): \(stage.name)", stage.milliseconds) }
+                s += row("**\(label): end to end**", p.endToEnd, String(format: "%.1f (max %d)", p.allocationsPerFrame, p.allocationsMaxPerFrame))
+                s += row("\(label): end to end, thread CPU", p.cpu)
+            }
+            s += String(format: "\nTry-on / floor (p50): **%.2fx**. Frames per second: tracking %.0f, try-on %.0f (one thread). ",
+                        r.tryOnToFloorRatio, r.tracking.framesPerSecondOneCore, r.tryOn.framesPerSecondOneCore)
+            s += String(format: "Faces tracked on %.0f %% of the try-on frames.\n\n", r.tryOn.facesTrackedPercent)
+        }
+        if let device { s += device.markdown() + "\n" }
+        if let peers { s += peers.markdown() + "\n" }
+        s += "## Bars (issue 9)\n\n| bar | measured | met |\n|---|---|:-:|\n"
+        for b in bars { s += "| \(b.bar) | \(b.measured) | \(b.met ? "yes" : "**no**") |\n" }
+        return s
+    }
+
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}
