@@ -43,11 +43,135 @@ static void lj_error_init(lj_error *err) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Per-image memory kept between frames.
+//
+// libjpeg builds its decoder/encoder modules for every image (jpeg_start_decompress/compress ->
+// jinit_*) in the JPOOL_IMAGE pool and frees that pool at the end of the image (jpeg_abort, called
+// by jpeg_finish_*), so a frame costs 5-8 malloc/free pairs. The memory manager is a table of
+// function pointers that every module calls through, so we route JPOOL_IMAGE requests to an arena
+// that free_pool(JPOOL_IMAGE) merely rewinds: after the first frame of a size, no allocation.
+// Permanent-pool requests and virtual (whole-image) arrays, used only by progressive and
+// multi-scan images, keep libjpeg's own allocator, whose free_pool still runs first.
+
+typedef struct lj_chunk {
+    struct lj_chunk *next;
+    size_t size;
+    size_t used;
+    // The payload follows, 64-byte aligned (see lj_arena_alloc).
+} lj_chunk;
+
+typedef struct {
+    struct jpeg_memory_mgr original;  // libjpeg's methods, called for what we do not serve
+    lj_chunk *chunks;                 // every chunk owned, first to last
+    lj_chunk *current;                // where the next allocation is tried
+} lj_arena;
+
+// 64 bytes: libjpeg-turbo's SIMD kernels need 32-byte aligned rows (ALIGN_SIZE) and may touch
+// samples up to the row width rounded up to 2 * ALIGN_SIZE.
+#define LJ_ALIGN 64
+#define LJ_CHUNK_HEADER (((sizeof(lj_chunk) + LJ_ALIGN - 1) / LJ_ALIGN) * LJ_ALIGN)
+#define LJ_MIN_CHUNK ((size_t)256 * 1024)
+
+static size_t lj_round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+static void *lj_arena_alloc(j_common_ptr cinfo, size_t size) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    size = lj_round_up(size ? size : 1, LJ_ALIGN);
+    for (lj_chunk *c = arena->current; c; c = c->next) {
+        if (c->size - c->used >= size) {
+            void *p = (char *)c + LJ_CHUNK_HEADER + c->used;
+            c->used += size;
+            arena->current = c;
+            return p;
+        }
+    }
+    size_t payload = size > LJ_MIN_CHUNK ? size : LJ_MIN_CHUNK;
+    void *block = NULL;
+    if (posix_memalign(&block, LJ_ALIGN, LJ_CHUNK_HEADER + payload) != 0 || !block)
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 20);
+    lj_chunk *chunk = block;
+    chunk->next = NULL;
+    chunk->size = payload;
+    chunk->used = size;
+    lj_chunk **tail = &arena->chunks;
+    while (*tail) tail = &(*tail)->next;
+    *tail = chunk;
+    arena->current = chunk;
+    return (char *)chunk + LJ_CHUNK_HEADER;
+}
+
+static void *lj_alloc_small(j_common_ptr cinfo, int pool_id, size_t size) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    if (pool_id != JPOOL_IMAGE) return arena->original.alloc_small(cinfo, pool_id, size);
+    return lj_arena_alloc(cinfo, size);
+}
+
+static void *lj_alloc_large(j_common_ptr cinfo, int pool_id, size_t size) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    if (pool_id != JPOOL_IMAGE) return arena->original.alloc_large(cinfo, pool_id, size);
+    return lj_arena_alloc(cinfo, size);
+}
+
+static JSAMPARRAY lj_alloc_sarray(j_common_ptr cinfo, int pool_id, JDIMENSION samplesperrow, JDIMENSION numrows) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    if (pool_id != JPOOL_IMAGE) return arena->original.alloc_sarray(cinfo, pool_id, samplesperrow, numrows);
+    // Rows padded to a multiple of 2 * ALIGN_SIZE samples, as libjpeg-turbo's own alloc_sarray does.
+    size_t stride = lj_round_up((size_t)samplesperrow * sizeof(JSAMPLE), LJ_ALIGN);
+    JSAMPARRAY rows = lj_arena_alloc(cinfo, (size_t)numrows * sizeof(JSAMPROW));
+    JSAMPROW workspace = lj_arena_alloc(cinfo, (size_t)numrows * stride);
+    for (JDIMENSION i = 0; i < numrows; i++) rows[i] = workspace + (size_t)i * stride / sizeof(JSAMPLE);
+    return rows;
+}
+
+static JBLOCKARRAY lj_alloc_barray(j_common_ptr cinfo, int pool_id, JDIMENSION blocksperrow, JDIMENSION numrows) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    if (pool_id != JPOOL_IMAGE) return arena->original.alloc_barray(cinfo, pool_id, blocksperrow, numrows);
+    size_t stride = (size_t)blocksperrow * sizeof(JBLOCK);
+    JBLOCKARRAY rows = lj_arena_alloc(cinfo, (size_t)numrows * sizeof(JBLOCKROW));
+    JBLOCKROW workspace = lj_arena_alloc(cinfo, (size_t)numrows * stride);
+    for (JDIMENSION i = 0; i < numrows; i++) rows[i] = workspace + (size_t)i * blocksperrow;
+    return rows;
+}
+
+static void lj_free_pool(j_common_ptr cinfo, int pool_id) {
+    lj_arena *arena = (lj_arena *)cinfo->client_data;
+    arena->original.free_pool(cinfo, pool_id);
+    if (pool_id == JPOOL_IMAGE) {
+        for (lj_chunk *c = arena->chunks; c; c = c->next) c->used = 0;
+        arena->current = arena->chunks;
+    }
+}
+
+// Installs the arena on a freshly created codec object (before any image).
+static void lj_arena_install(j_common_ptr cinfo, lj_arena *arena) {
+    arena->original = *cinfo->mem;
+    arena->chunks = NULL;
+    arena->current = NULL;
+    cinfo->client_data = arena;
+    cinfo->mem->alloc_small = lj_alloc_small;
+    cinfo->mem->alloc_large = lj_alloc_large;
+    cinfo->mem->alloc_sarray = lj_alloc_sarray;
+    cinfo->mem->alloc_barray = lj_alloc_barray;
+    cinfo->mem->free_pool = lj_free_pool;
+}
+
+// After jpeg_destroy_*: libjpeg no longer points into the arena.
+static void lj_arena_release(lj_arena *arena) {
+    for (lj_chunk *c = arena->chunks; c;) {
+        lj_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    arena->chunks = arena->current = NULL;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Decoder
 
 struct lj_decoder {
     struct jpeg_decompress_struct cinfo;
     lj_error err;
+    lj_arena arena;
     int created;
 };
 
@@ -58,6 +182,7 @@ lj_decoder *lj_decoder_create(void) {
     d->cinfo.err = &d->err.pub;
     if (setjmp(d->err.jump)) { free(d); return NULL; }
     jpeg_create_decompress(&d->cinfo);
+    lj_arena_install((j_common_ptr)&d->cinfo, &d->arena);
     d->created = 1;
     return d;
 }
@@ -65,6 +190,7 @@ lj_decoder *lj_decoder_create(void) {
 void lj_decoder_destroy(lj_decoder *d) {
     if (!d) return;
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    lj_arena_release(&d->arena);
     free(d);
 }
 
@@ -153,6 +279,7 @@ struct lj_encoder {
     struct jpeg_compress_struct cinfo;
     lj_error err;
     lj_dest dest;
+    lj_arena arena;
     int created;
 };
 
@@ -193,6 +320,7 @@ lj_encoder *lj_encoder_create(void) {
     e->cinfo.err = &e->err.pub;
     if (setjmp(e->err.jump)) { free(e); return NULL; }
     jpeg_create_compress(&e->cinfo);
+    lj_arena_install((j_common_ptr)&e->cinfo, &e->arena);
     e->created = 1;
     e->dest.pub.init_destination = lj_dest_init;
     e->dest.pub.empty_output_buffer = lj_dest_empty;
@@ -204,6 +332,7 @@ lj_encoder *lj_encoder_create(void) {
 void lj_encoder_destroy(lj_encoder *e) {
     if (!e) return;
     if (e->created) jpeg_destroy_compress(&e->cinfo);
+    lj_arena_release(&e->arena);
     free(e->dest.buffer);
     free(e);
 }
