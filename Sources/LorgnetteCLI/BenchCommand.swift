@@ -93,6 +93,8 @@ struct BenchCommand: ParsableCommand {
             return try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
         }, quality: BenchWorkload.quality)
 
+        // Every input must open before minutes of measuring start.
+        for spec in inputs { try MediaFactory.openSource(spec).source.close() }
         let sizeList = try (sizes.isEmpty ? ["640x480", "1280x720"] : sizes).map { try RecordCommand.parseSize($0) }
         let specs = (noDemo ? [] : ["demo"]) + inputs
         #if DEBUG

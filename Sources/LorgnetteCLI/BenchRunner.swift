@@ -19,9 +19,12 @@ struct BenchPathResult: Codable {
     var endToEnd: LatencySummary
     /// The calling thread's CPU time during `process(frame)`, per frame: wall minus preemption.
     var cpu: LatencySummary
-    /// Frames per second on one core: frames / summed wall time of `process`.
+    /// Frames per second on one dedicated core: frames / summed thread CPU time of `process`.
     var framesPerSecondOneCore: Double
-    /// Threads the pipeline runs a frame on, and the frames per second with them.
+    /// Frames per second achieved on this machine as it was: frames / summed wall time of `process`.
+    var framesPerSecondWall: Double
+    /// Threads the pipeline runs a frame on, and the frames per second with them (a one-thread
+    /// pipeline: the one-core number).
     var threads: Int
     var framesPerSecondThreads: Double
     /// Heap allocations (every thread) during `process(frame)`, after the warm-up.
@@ -40,6 +43,8 @@ struct BenchFloorResult: Codable {
     var encode: LatencySummary
     /// Decode RGB + encode: the floor of a try-on frame.
     var total: LatencySummary
+    /// The same, in the calling thread's CPU time.
+    var cpu: LatencySummary
     /// Decode to gray alone: the codec part of the tracking path.
     var decodeGray: LatencySummary
     /// Heap allocations per frame of decode RGB + encode (the encoded bytes included), and of the gray decode.
@@ -58,8 +63,9 @@ struct BenchRunResult: Codable {
     var floor: BenchFloorResult
     var tracking: BenchPathResult
     var tryOn: BenchPathResult
-    /// Try-on end-to-end p50 over the floor's p50 (same frames, same run).
+    /// Try-on end-to-end p50 over the floor's p50 (same frames, same run), in wall and in thread CPU time.
     var tryOnToFloorRatio: Double
+    var tryOnToFloorRatioCPU: Double
 
     var size: String { "\(width)x\(height)" }
 }
@@ -77,7 +83,7 @@ struct BenchRunner {
         var canvas = RGBImage(width: 1, height: 1)
         var gray = GrayImage(width: 1, height: 1)
         var floorDecode: [Double] = [], floorEncode: [Double] = [], floorAllocations = 0
-        var grayDecode: [Double] = [], grayAllocations = 0
+        var grayDecode: [Double] = [], grayAllocations = 0, floorCPU: [Double] = []
         var trackingRecorder = PathRecorder(), tryOnRecorder = PathRecorder()
 
         for i in 0..<(warmup + frames) {
@@ -86,11 +92,13 @@ struct BenchRunner {
             let bytes = workload.jpeg(i)
 
             let a0 = lm_allocation_count()
+            let c0 = BenchClock.threadCPUNanoseconds()
             let t0 = BenchClock.wallNanoseconds()
             try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
             let t1 = BenchClock.wallNanoseconds()
             let encoded = try encoder.encode(canvas, quality: quality)
             let t2 = BenchClock.wallNanoseconds()
+            let c1 = BenchClock.threadCPUNanoseconds()
             let a1 = lm_allocation_count()
             withExtendedLifetime(encoded) {}
             try decoder.decodeGray(bytes, scale: .full, into: &gray)
@@ -100,6 +108,7 @@ struct BenchRunner {
                 floorDecode.append(BenchClock.milliseconds(t0, t1))
                 floorEncode.append(BenchClock.milliseconds(t1, t2))
                 floorAllocations += Int(a1 &- a0)
+                floorCPU.append(BenchClock.milliseconds(c0, c1))
                 grayDecode.append(BenchClock.milliseconds(t2, t3))
                 grayAllocations += Int(a2 &- a1)
             }
@@ -110,7 +119,7 @@ struct BenchRunner {
 
         let floorTotal = zip(floorDecode, floorEncode).map { $0 + $1 }
         let floor = BenchFloorResult(decodeRGB: LatencySummary(floorDecode), encode: LatencySummary(floorEncode),
-                                     total: LatencySummary(floorTotal), decodeGray: LatencySummary(grayDecode),
+                                     total: LatencySummary(floorTotal), cpu: LatencySummary(floorCPU), decodeGray: LatencySummary(grayDecode),
                                      allocationsPerFrame: Double(floorAllocations) / Double(max(frames, 1)),
                                      grayDecodeAllocationsPerFrame: Double(grayAllocations) / Double(max(frames, 1)),
                                      samples: floorTotal)
@@ -118,7 +127,8 @@ struct BenchRunner {
         return BenchRunResult(input: workload.name, width: workload.width, height: workload.height,
                               warmupFrames: warmup, frames: frames, floor: floor,
                               tracking: trackingRecorder.result(), tryOn: tryOnResult,
-                              tryOnToFloorRatio: floor.total.p50 > 0 ? tryOnResult.endToEnd.p50 / floor.total.p50 : 0)
+                              tryOnToFloorRatio: floor.total.p50 > 0 ? tryOnResult.endToEnd.p50 / floor.total.p50 : 0,
+                              tryOnToFloorRatioCPU: floor.cpu.p50 > 0 ? tryOnResult.cpu.p50 / floor.cpu.p50 : 0)
     }
 }
 
@@ -156,10 +166,12 @@ struct PathRecorder {
         // A stage that never took time on this path (render when tracking only) is not part of it.
         let stages = zip(stageNames, stageSamples).filter { $0.1.contains { $0 > 0 } }
             .map { BenchStage(name: $0.0, milliseconds: LatencySummary($0.1)) }
-        let totalSeconds = wall.reduce(0, +) / 1000
-        let fps = totalSeconds > 0 ? Double(wall.count) / totalSeconds : 0
+        let wallSeconds = wall.reduce(0, +) / 1000, cpuSeconds = cpu.reduce(0, +) / 1000
+        let oneCore = cpuSeconds > 0 ? Double(cpu.count) / cpuSeconds : 0
         return BenchPathResult(stages: stages, endToEnd: LatencySummary(wall), cpu: LatencySummary(cpu),
-                               framesPerSecondOneCore: fps, threads: 1, framesPerSecondThreads: fps,
+                               framesPerSecondOneCore: oneCore,
+                               framesPerSecondWall: wallSeconds > 0 ? Double(wall.count) / wallSeconds : 0,
+                               threads: 1, framesPerSecondThreads: oneCore,
                                allocationsPerFrame: Double(allocations.reduce(0, +)) / Double(max(allocations.count, 1)),
                                allocationsMaxPerFrame: allocations.max() ?? 0,
                                facesTrackedPercent: wall.isEmpty ? 0 : 100 * Double(withFace) / Double(wall.count),
