@@ -1,11 +1,19 @@
 import Meshes
 
 /// A see-through lens (`KHR_materials_transmission`): what is behind is multiplied by the
-/// transmittance — the base colour, the tint, where the material transmits — and by 1 − F; the
-/// lens adds F times the reflected environment plus the light's highlight, with F from Schlick's
-/// approximation and F0 from `KHR_materials_ior` ((n−1)/(n+1))², floored at 0.04 (an uncoated
-/// spectacle lens) so every lens shows some reflection. The untransmitted share is shaded as a
-/// diffuse surface; BLEND alpha composites the whole result. Lenses never write depth.
+/// transmittance — the base colour (the tint) times the transmission factor times 1 − F — and the
+/// lens adds F times the reflected environment plus the key light's highlight, with F from
+/// Schlick's approximation and F0 from `KHR_materials_ior` ((n−1)/(n+1))², floored at 0.04 (an
+/// uncoated spectacle lens) so every lens shows some reflection.
+///
+/// Polished glass does not scatter: the light a lens neither transmits nor reflects is absorbed
+/// (that is what a tint is), so only a rough (frosted) lens scatters its untransmitted share
+/// diffusely, in proportion to its roughness. Shading that share as a white diffuse surface, as
+/// glTF's diffuse-transmission split suggests, lifted the dark pupils behind a clear lens by
+/// several per cent of white and read as haze. The environment a lens mirrors is the room in
+/// front of the wearer, which sits around the frame's mid-grey rather than at the studio sky's
+/// brightness, so environment reflections are halved. BLEND alpha composites the whole result.
+/// Lenses never write depth.
 struct LensShader: FragmentShader {
     let view: PrimitiveView
     let material: Material
@@ -13,6 +21,7 @@ struct LensShader: FragmentShader {
     let lighting: Lighting
     let f0: Float
     let shininess: Float
+    let scatter: Float
 
     init(view: PrimitiveView, material: Material, texture: Texture?, lighting: Lighting) {
         self.view = view
@@ -23,6 +32,7 @@ struct LensShader: FragmentShader {
         let r = (ior - 1) / (ior + 1)
         self.f0 = max(0.04, r * r)
         self.shininess = Shading.shininess(roughness: material.roughness)
+        self.scatter = (1 - material.transmission) * material.roughness
     }
 
     var writesDepth: Bool { false }
@@ -30,7 +40,7 @@ struct LensShader: FragmentShader {
 
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (v, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        let (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
         var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
         if let texture {
@@ -40,12 +50,10 @@ struct LensShader: FragmentShader {
         }
         let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), (n * v).sum())
         let one = SIMD3<Float>(repeating: 1)
-        let transmission = material.transmission
-        let transmitted = tint * transmission * (one - fresnel)
-        let ndl = max(0, (n * lighting.direction).sum())
-        var reflected = fresnel * lighting.environment(Shading.reflect(v, n))
+        let transmitted = tint * material.transmission * (one - fresnel)
+        var reflected = fresnel * lighting.environment(Shading.reflect(v, n)) * 0.5
         reflected += lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * f0
-        let diffuse = tint * (1 - transmission) * (lighting.ambient + lighting.color * ndl) * (one - fresnel)
+        let diffuse = tint * scatter * diffuseLight * (one - fresnel)
         let add = reflected + diffuse
         return Fragment(add: add * alpha, multiply: one - alpha + transmitted * alpha)
     }

@@ -2,26 +2,35 @@ import Meshes
 
 /// Camera-space vertex data of one primitive during a draw call, read by the material shaders:
 /// unit directions from each vertex towards the camera (interpolated rather than recomputed per
-/// pixel: one square root less per fragment, invisible on triangles a few pixels across), normals
-/// and UVs.
+/// pixel: one square root less per fragment, invisible on triangles a few pixels across), normals,
+/// UVs and the diffuse light at each vertex (for either side of the surface).
 /// The buffers belong to the `RenderableMesh` scratch and live for the duration of the call.
 struct PrimitiveView {
     let indices: UnsafeBufferPointer<UInt32>
     let towardCamera: UnsafeBufferPointer<SIMD3<Float>>
     let normals: UnsafeBufferPointer<SIMD3<Float>>
     let uvs: UnsafeBufferPointer<SIMD2<Float>>
+    let diffuseFront: UnsafeBufferPointer<SIMD3<Float>>
+    let diffuseBack: UnsafeBufferPointer<SIMD3<Float>>
 
     /// Direction to the camera (close to unit), unit normal (towards the viewer when seen from the
-    /// back) and UV at barycentric `l`.
+    /// back), UV and diffuse light of the visible side at barycentric `l`.
     @inline(__always)
-    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
+    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool)
+        -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>, diffuse: SIMD3<Float>) {
         let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
         let v = towardCamera[i0] * l.x + towardCamera[i1] * l.y + towardCamera[i2] * l.z
         var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
-        if !frontFacing { n = -n }
+        let d: SIMD3<Float>
+        if frontFacing {
+            d = diffuseFront[i0] * l.x + diffuseFront[i1] * l.y + diffuseFront[i2] * l.z
+        } else {
+            n = -n
+            d = diffuseBack[i0] * l.x + diffuseBack[i1] * l.y + diffuseBack[i2] * l.z
+        }
         var uv = SIMD2<Float>.zero
         if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
-        return (v, n, uv)
+        return (v, n, uv, d)
     }
 }
 

@@ -9,6 +9,11 @@ public final class RenderableMesh {
     var cameraPositions: [[SIMD3<Float>]]
     var cameraNormals: [[SIMD3<Float>]]
     var towardCamera: [[SIMD3<Float>]]
+    /// Per-vertex diffuse light (`Lighting.diffuse`) for the normal and for its opposite (the back
+    /// of a double-sided surface): diffuse light varies slowly, so it is interpolated, not
+    /// evaluated per pixel.
+    var diffuseFront: [[SIMD3<Float>]]
+    var diffuseBack: [[SIMD3<Float>]]
     var facing: [[Bool]]
     var triangles: [ScreenTriangle] = []
     var sortKeys: [(Float, Int32)] = []
@@ -21,6 +26,8 @@ public final class RenderableMesh {
         cameraPositions = mesh.primitives.map { [SIMD3<Float>](repeating: .zero, count: $0.positions.count) }
         cameraNormals = cameraPositions
         towardCamera = cameraPositions
+        diffuseFront = cameraPositions
+        diffuseBack = cameraPositions
         facing = mesh.primitives.map { [Bool](repeating: true, count: $0.triangleCount) }
     }
 

@@ -29,7 +29,7 @@ public final class SceneRenderer {
 
     /// Writes `mesh`'s depth only (both faces), so later draws behind it are hidden.
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
-        prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image)
+        prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
             buildTriangles(mesh, primitive: i, camera: camera, cull: false, smooth: false, sortFarToNear: false)
             Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
@@ -38,7 +38,7 @@ public final class SceneRenderer {
 
     /// Renders `mesh` placed by `modelToWorld` as seen by `camera`, into `image`.
     public func draw(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
-        prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image)
+        prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: true)
         let prims = mesh.mesh.primitives
         var translucent: [(depth: Float, index: Int)] = []
         for i in prims.indices {
@@ -82,7 +82,7 @@ public final class SceneRenderer {
 
     // MARK: Stages
 
-    func prepare(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, image: RGBImage) {
+    func prepare(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, image: RGBImage, shading: Bool) {
         if depth.width != image.width || depth.height != image.height { depth.clear(width: image.width, height: image.height) }
         let cameraFromModel = camera.cameraFromWorld * modelToWorld
         var normalMatrix = cameraFromModel.normalMatrix
@@ -114,6 +114,19 @@ public final class SceneRenderer {
                         for v in 0..<src.count { dst[v] = normalMatrix.applyLinear(src[v]) }
                     } else {
                         for v in 0..<src.count { dst[v] = simdNormalize(normalMatrix.applyLinear(src[v])) }
+                    }
+                }
+            }
+            if shading {
+                let lighting = self.lighting
+                let twoSided = mesh.mesh.materials[p.materialIndex].doubleSided
+                mesh.cameraNormals[i].withUnsafeBufferPointer { nor in
+                    mesh.diffuseFront[i].withUnsafeMutableBufferPointer { front in
+                        for v in 0..<nor.count { front[v] = lighting.diffuse(normal: nor[v]) }
+                    }
+                    guard twoSided else { return }
+                    mesh.diffuseBack[i].withUnsafeMutableBufferPointer { back in
+                        for v in 0..<nor.count { back[v] = lighting.diffuseBehind(normal: nor[v]) }
                     }
                 }
             }
@@ -204,13 +217,18 @@ public final class SceneRenderer {
             mesh.towardCamera[i].withUnsafeBufferPointer { toward in
                 mesh.cameraNormals[i].withUnsafeBufferPointer { nor in
                     p.uvs.withUnsafeBufferPointer { uv in
-                        let view = PrimitiveView(indices: idx, towardCamera: toward, normals: nor, uvs: uv)
-                        if material.isLens {
-                            let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
-                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
-                        } else {
-                            let shader = SurfaceShader(view: view, material: material, texture: texture, lighting: lighting)
-                            Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                        mesh.diffuseFront[i].withUnsafeBufferPointer { front in
+                            mesh.diffuseBack[i].withUnsafeBufferPointer { back in
+                                let view = PrimitiveView(indices: idx, towardCamera: toward, normals: nor, uvs: uv,
+                                                         diffuseFront: front, diffuseBack: back)
+                                if material.isLens {
+                                    let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
+                                    Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                } else {
+                                    let shader = SurfaceShader(view: view, material: material, texture: texture, lighting: lighting)
+                                    Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                }
+                            }
                         }
                     }
                 }

@@ -1,7 +1,8 @@
 import Meshes
 
 /// Shades a glTF metallic-roughness surface: base colour times texture, Lambert diffuse under the
-/// ambient and directional light, an energy-normalised Blinn-Phong highlight, and an environment
+/// lighting's diffuse light (interpolated from the vertices: spherical-harmonic irradiance or
+/// ambient plus directional), an energy-normalised Blinn-Phong highlight of the key light, and an environment
 /// reflection weighted by Schlick's Fresnel term (which is what makes metals look metallic).
 /// OPAQUE writes colour and depth; MASK discards below the cutoff; BLEND composites over the
 /// background by alpha without writing depth.
@@ -38,7 +39,7 @@ struct SurfaceShader: FragmentShader {
 
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (v, n, uv) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        let (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
         var base = baseColor
         var alpha = material.baseColor.w
         if let texture {
@@ -49,8 +50,7 @@ struct SurfaceShader: FragmentShader {
         if alpha < maskCutoff { return nil }
         let metallic = material.metallic
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
-        let ndl = max(0, (n * lighting.direction).sum())
-        var color = base * (1 - metallic) * (lighting.ambient + lighting.color * ndl)
+        var color = base * (1 - metallic) * diffuseLight
         color += f0 * lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess)
         let r = Shading.reflect(v, n)
         let env = lighting.environment(r) * sharp + blurredEnvironment
