@@ -15,7 +15,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
         .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging"], swiftSettings: optimized),
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
-        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
+        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
+        // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
+        .target(name: "LightEstimation", dependencies: ["FaceModel", "FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
         .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "FaceTracking", "Imaging"], swiftSettings: optimized),
         // Annotation: what the tracker saw, drawn over output frames.
@@ -70,7 +72,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "FacialMetrics",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -91,6 +93,7 @@ let package = Package(
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
+        .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Meshes", "Rendering", "JPEGCodec"]),

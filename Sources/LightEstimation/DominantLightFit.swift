@@ -1,0 +1,116 @@
+/// The best "ambient plus one distant light" explanation of a face's shading: the prior the
+/// spherical-harmonic fit is regularised towards.
+///
+/// Model, per channel c: E(n)/π = a_c + k_c · f(n·d), with f the second-order spherical-harmonic
+/// irradiance of a distant light, f(t) = Σ_l (Â_l/π)(2l+1)/4 P_l(t) = 0.09375 + 0.5 t + 0.46875 t²
+/// (Ramamoorthi & Hanrahan 2001), a_c the uniform ambient radiance and k_c = I_c/π the light's
+/// irradiance over π. For a fixed direction d the model is linear in (a, k); d is found on the
+/// luminance by a search over 128 directions spread evenly on the sphere (Fibonacci lattice), then a
+/// shrinking-step pattern search around each of the four best; a and k are kept non-negative. Unlike the nine
+/// free coefficients, these eight numbers are well determined by the camera-facing half of the
+/// sphere of normals a face shows.
+struct DominantLightFit {
+    var towardsLight: SIMD3<Float>
+    var ambient: SIMD3<Float>
+    var intensityOverPi: SIMD3<Float>
+
+    @inline(__always) static func f(_ t: Float) -> Float { 0.09375 + t * (0.5 + 0.46875 * t) }
+
+    static let lattice: [SIMD3<Float>] = (0..<128).map { i in
+        let golden = Float.pi * (3 - Float(5).squareRoot())
+        let z = 1 - 2 * (Float(i) + 0.5) / 128
+        let r = (1 - z * z).squareRoot()
+        let phi = golden * Float(i)
+        return SIMD3<Float>(r * cosf(phi), r * sinf(phi), z)
+    }
+
+    /// Fits the model to `count` samples with unit normals `normals` and linear colours `targets`
+    /// (colour over albedo); `keep` masks samples out.
+    static func fit(normals: UnsafeBufferPointer<SIMD3<Float>>, targets: UnsafeBufferPointer<SIMD3<Float>>,
+                    keep: UnsafeBufferPointer<Bool>, count: Int) -> DominantLightFit? {
+        var n = 0
+        var sumB = SIMD3<Float>.zero, sumL: Float = 0, sumLL: Float = 0
+        for i in 0..<count where keep[i] {
+            let l = ColorTemperature.luminance(targets[i])
+            sumB += targets[i]; sumL += l; sumLL += l * l
+            n += 1
+        }
+        guard n >= 3 else { return nil }
+        let count1 = Float(n)
+        // Residual of the luminance fit along direction d (smaller is better).
+        func residual(_ d: SIMD3<Float>) -> Float {
+            var sf: Float = 0, sff: Float = 0, sfl: Float = 0
+            for i in 0..<count where keep[i] {
+                let v = f((normals[i] * d).sum())
+                let l = ColorTemperature.luminance(targets[i])
+                sf += v; sff += v * v; sfl += v * l
+            }
+            let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
+            return sumLL - a * sumL - k * sfl
+        }
+        // Coarse search, then a local refinement from each of the four best lattice directions (the
+        // residual has a second basin near the antipode of the light for near-frontal lights).
+        var coarse: [(Float, SIMD3<Float>)] = lattice.map { (residual($0), $0) }
+        coarse.sort { $0.0 < $1.0 }
+        var best = coarse[0].1, bestR = coarse[0].0
+        for (startR, start) in coarse.prefix(4) {
+            var d0 = start, r0 = startR
+            var step: Float = 0.2
+            for _ in 0..<6 {
+                let helper: SIMD3<Float> = abs(d0.x) < 0.9 ? [1, 0, 0] : [0, 1, 0]
+                var u = helper - d0 * (helper * d0).sum()
+                u /= (u * u).sum().squareRoot()
+                let v = SIMD3<Float>(d0.y * u.z - d0.z * u.y, d0.z * u.x - d0.x * u.z, d0.x * u.y - d0.y * u.x)
+                var improved = true
+                while improved {
+                    improved = false
+                    for t in [u * step, -u * step, v * step, -v * step] {
+                        var d = d0 + t
+                        d /= (d * d).sum().squareRoot()
+                        let r = residual(d)
+                        if r < r0 { r0 = r; d0 = d; improved = true }
+                    }
+                }
+                step *= 0.4
+            }
+            if r0 < bestR { bestR = r0; best = d0 }
+        }
+        // Per-channel ambient and intensity along the chosen direction.
+        var sf: Float = 0, sff: Float = 0, sfb = SIMD3<Float>.zero
+        for i in 0..<count where keep[i] {
+            let v = f((normals[i] * best).sum())
+            sf += v; sff += v * v; sfb += targets[i] * v
+        }
+        var ambient = SIMD3<Float>.zero, k = SIMD3<Float>.zero
+        for c in 0..<3 {
+            let (a, kc) = solve(n: count1, sf: sf, sff: sff, sb: sumB[c], sfb: sfb[c])
+            ambient[c] = a; k[c] = kc
+        }
+        return DominantLightFit(towardsLight: best, ambient: ambient, intensityOverPi: k)
+    }
+
+    /// Least squares for a + k f ≈ b with a, k ≥ 0, from the sums over the samples.
+    @inline(__always) static func solve(n: Float, sf: Float, sff: Float, sb: Float, sfb: Float) -> (Float, Float) {
+        let det = n * sff - sf * sf
+        if det > 1e-9 * n * sff {
+            let a = (sff * sb - sf * sfb) / det, k = (n * sfb - sf * sb) / det
+            if a >= 0 && k >= 0 { return (a, k) }
+        }
+        // On the boundary: the better of light only and ambient only.
+        let kOnly = sff > 0 ? max(0, sfb / sff) : 0
+        let aOnly = max(0, sb / n)
+        let gainK = kOnly * sfb, gainA = aOnly * sb
+        return gainK > gainA ? (0, kOnly) : (aOnly, 0)
+    }
+
+    /// The model as radiance spherical harmonics.
+    var light: SphericalHarmonicLight {
+        SphericalHarmonicLight.directional(towardsLight: towardsLight, color: intensityOverPi * Float.pi, ambient: ambient)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
