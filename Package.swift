@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "FaceModel", dependencies: ["Geometry", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "PoseEstimation", dependencies: ["Geometry", "FaceModel"], swiftSettings: optimized),
         .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
-        .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging"], swiftSettings: optimized),
+        .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging", "FaceData", "ModelFormat", "Media"], swiftSettings: optimized),
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
         .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),

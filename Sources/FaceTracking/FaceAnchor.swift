@@ -30,6 +30,14 @@ public struct FaceAnchor: Sendable {
     public var faceForward: SIMD3<Double>
     /// In [0, 1]: the pose fit's confidence (see `FacePoseEstimator.confidence`).
     public var confidence: Double
+    /// In [0, 1]: the tracking-confidence classifier's probability that the fitted shape is on a face
+    /// (`TrackingConfidenceModel`), nil when the tracker runs without one.
+    public var faceProbability: Double? = nil
+    /// The tracked face's width relative to the mean face (1 = mean): the image distance between the
+    /// jaw contour's upper points (0–16, 1–15, 2–14) over that of the posed mean face, from frames
+    /// within 12° of frontal (where the contour is the cheek's outline), averaged over about a second.
+    /// Glasses temples open to it (`TryOnRenderer`).
+    public var headWidthScale: Double = 1
     /// The unfiltered pose solution of this frame.
     public var measuredPose: PoseEstimate
     /// Axis-aligned box around the landmarks.

@@ -1,15 +1,24 @@
 import Smoothing
 
-/// Tuning of `FaceTracker`. Defaults are what `lorgnette track` uses; the pose filter's (0.7 Hz, beta 2)
-/// were chosen on the four dev videos with `Bench/Benchmarks/TrackingBenchmarks/jitter_lag.py`
-/// (still-head rotation jitter 2.2–4x lower than raw, the 20° turn in liveportrait_d3 lags 1 frame).
+/// Tuning of `FaceTracker`. Defaults are what `lorgnette track` uses; the pose filters' (rotation
+/// 0.6 Hz, lateral 0.5 Hz, depth 0.2 Hz, beta 2) were chosen on the four dev videos with
+/// `Bench/Benchmarks/TrackingBenchmarks/jitter_lag.py` (still-head jitter ≥ 3.3x lower than raw in
+/// rotation and translation on every clip, the 20° turn in liveportrait_d3 lags 1 frame).
 public struct FaceTrackerConfiguration: Sendable {
     /// Turn off to compare with raw per-frame output (`--no-smoothing`).
     public var smoothing = true
     public var landmarkFilter = OneEuroParameters(minCutoffHz: 1.5, beta: 2.0)
-    public var poseTranslationFilter = OneEuroParameters(minCutoffHz: 0.7, beta: 2.0)
-    public var poseRotationFilter = OneEuroParameters(minCutoffHz: 0.7, beta: 2.0)
-    /// A tracked face whose pose confidence falls below this is lost (filters reset, re-detection).
+    /// Lateral translation (the direction to the face), speed in face sizes per second.
+    public var poseTranslationFilter = OneEuroParameters(minCutoffHz: 0.5, beta: 2.0)
+    /// Depth (ln z): the noisiest pose component, smoothed hardest; speed in face sizes per second.
+    public var poseDepthFilter = OneEuroParameters(minCutoffHz: 0.2, beta: 2.0)
+    public var poseRotationFilter = OneEuroParameters(minCutoffHz: 0.6, beta: 2.0)
+    /// The "still a face?" classifier for the landmark model in use (nil: loss by pose confidence).
+    /// Ignored when it was trained for another landmark model (see `TrackingConfidenceModel.matches`).
+    public var confidenceModel: TrackingConfidenceModel?
+    /// With a classifier: a face is lost after this many consecutive frames below its threshold.
+    public var lossFrames = 2
+    /// Without a classifier: a tracked face whose pose confidence falls below this is lost.
     public var lossConfidence = 0.2
     /// A detection is accepted as a new face only with at least this confidence.
     public var startConfidence = 0.3

@@ -1,5 +1,6 @@
 import FaceDetection
 import FaceModel
+import FaceTracking
 import FrameCatalogue
 import JPEGCodec
 import Landmarks
@@ -31,6 +32,11 @@ enum PipelineFactory {
     static func makePipeline(glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration) throws -> TryOnPipeline {
         let cascade = try LandmarkCascade(contentsOf: try ModelsDirectory.file("landmarks.lmrk").path)
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path))
+        var configuration = configuration
+        if configuration.tracker.confidenceModel == nil, let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
+            // Loss by the "still a face?" classifier; a model trained for another landmark model is ignored by the tracker.
+            configuration.tracker.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
+        }
         return TryOnPipeline(face: face, detector: detector, landmarks: cascade, glasses: glasses,
                              decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
     }

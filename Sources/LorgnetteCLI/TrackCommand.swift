@@ -3,6 +3,7 @@ import Capture
 import FaceDetection
 import FaceModel
 import FaceTracking
+import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
@@ -19,15 +20,21 @@ struct TrackCommand: ParsableCommand {
         abstract: "Track faces: landmarks, metric head pose and identity per frame (the face anchor).",
         discussion: """
             Detects faces only when none is tracked, then follows each one with the landmark regressor \
-            started from its previous shape; a face whose rigid pose fit gets a confidence below \
-            --loss-confidence is dropped and re-detected. Landmarks and pose are smoothed by One Euro \
-            filters driven by the frame timestamps (--no-smoothing to compare).
+            started from its previous shape. A face is dropped and re-detected when the tracking \
+            confidence classifier (--confidence-model, a logistic regression on the landmark \
+            descriptors) says its fitted shape is no longer on a face for 2 frames in a row; detections \
+            must pass it too. With --confidence-model none, a rigid pose fit confidence below \
+            --loss-confidence drops the face instead. Landmarks and pose are smoothed by One Euro \
+            filters driven by the frame timestamps (--no-smoothing to compare): rotation, the direction \
+            to the face and its depth each with their own still cutoff.
             With --json, one line per frame:
             {"frame": i, "time": t_seconds, "faces": [{"id": k, "landmarks": [[x, y]...68], \
             "pupils": [[x, y], [x, y]], "pose": {"rotation_deg": [pitch, yaw, roll], \
-            "translation_mm": [x, y, z]}, "confidence": c, "state": "detected|tracked"}]}
+            "translation_mm": [x, y, z]}, "confidence": c, "head_width": w, "state": "detected|tracked"}]}
             Pixels are 0-based (top-left pixel centre at (0, 0)); pupils are the mean face's pupils \
-            projected with the pose, image-left first. Pose: camera frame x right, y down, z forward (mm); \
+            projected with the pose, image-left first; "confidence" is the classifier's face probability \
+            (the pose fit's confidence with --confidence-model none); "head_width" is the face's width \
+            relative to the mean face (glasses temples open to it). Pose: camera frame x right, y down, z forward (mm); \
             pitch > 0 looks down, yaw > 0 turns to the image left, roll > 0 tilts clockwise.
             Camera: --camera FILE (JSON fx, fy, cx, cy, optional k1, k2, p1, p2, width, height) or \
             --fov DEG (horizontal); default \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))° for an unknown webcam.
@@ -65,13 +72,20 @@ struct TrackCommand: ParsableCommand {
     var landmarkMinCutoff = 1.5
     @Option(name: .customLong("landmark-beta"), help: "Landmark One Euro beta, per face size (inter-ocular) per second.")
     var landmarkBeta = 2.0
-    @Option(name: .customLong("pose-min-cutoff"), help: "Pose One Euro still cutoff (rotation and translation), Hz.")
-    var poseMinCutoff = 0.7
-    @Option(name: .customLong("pose-beta"), help: "Pose One Euro beta: per rad/s for rotation, per face size/s for translation.")
+    @Option(name: .customLong("rotation-min-cutoff"), help: "Rotation One Euro still cutoff, Hz.")
+    var rotationMinCutoff = 0.6
+    @Option(name: .customLong("translation-min-cutoff"), help: "Lateral translation (direction to the face) One Euro still cutoff, Hz.")
+    var translationMinCutoff = 0.5
+    @Option(name: .customLong("depth-min-cutoff"), help: "Depth (ln z) One Euro still cutoff, Hz.")
+    var depthMinCutoff = 0.2
+    @Option(name: .customLong("pose-beta"), help: "Pose One Euro beta: per rad/s for rotation, per face size/s for translation and depth.")
     var poseBeta = 2.0
 
-    @Option(name: .customLong("loss-confidence"), help: "Drop a tracked face below this pose confidence (0-1).")
+    @Option(name: .customLong("loss-confidence"), help: "Without a confidence model: drop a tracked face below this pose confidence (0-1).")
     var lossConfidence = 0.2
+
+    @Option(name: .customLong("confidence-model"), help: "Tracking-loss classifier (default: Models/tracking-confidence.tcnf; 'none' for loss by pose confidence).")
+    var confidenceModel: String?
 
     @Option(name: .customLong("max-faces"), help: "Most faces tracked at once.")
     var maxFaces = 4
@@ -99,7 +113,7 @@ struct TrackCommand: ParsableCommand {
         if output == nil && json == nil { throw ValidationError("give --output and/or --json") }
         if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
         if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
-        for v in [landmarkMinCutoff, poseMinCutoff] where !(v > 0 && v.isFinite) { throw ValidationError("cutoffs must be positive") }
+        for v in [landmarkMinCutoff, rotationMinCutoff, translationMinCutoff, depthMinCutoff] where !(v > 0 && v.isFinite) { throw ValidationError("cutoffs must be positive") }
         for v in [landmarkBeta, poseBeta] where !(v >= 0 && v.isFinite) { throw ValidationError("betas must be non-negative") }
         if !(0...1).contains(lossConfidence) { throw ValidationError("--loss-confidence must be in 0...1") }
         if maxFaces < 1 { throw ValidationError("--max-faces must be at least 1") }
@@ -133,6 +147,14 @@ struct TrackCommand: ParsableCommand {
         let cascade = try LandmarkCascade(contentsOf: try modelPath(landmarkModel, "landmarks.lmrk"))
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet")))
         let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
+        var classifier: TrackingConfidenceModel?
+        if confidenceModel != "none" {
+            classifier = try TrackingConfidenceModel(contentsOf: try modelPath(confidenceModel, "tracking-confidence.tcnf"))
+            if !classifier!.matches(cascade) {
+                printError("warning: the tracking confidence model was trained for another landmark model (retrain it with 'lorgnette train tracking-confidence'); losing faces by pose confidence instead")
+                classifier = nil
+            }
+        }
 
         let source: FrameSource
         if let device {
@@ -146,9 +168,11 @@ struct TrackCommand: ParsableCommand {
         var config = FaceTrackerConfiguration()
         config.smoothing = !noSmoothing
         config.landmarkFilter = OneEuroParameters(minCutoffHz: landmarkMinCutoff, beta: landmarkBeta)
-        config.poseTranslationFilter = OneEuroParameters(minCutoffHz: poseMinCutoff, beta: poseBeta)
-        config.poseRotationFilter = OneEuroParameters(minCutoffHz: poseMinCutoff, beta: poseBeta)
+        config.poseTranslationFilter = OneEuroParameters(minCutoffHz: translationMinCutoff, beta: poseBeta)
+        config.poseDepthFilter = OneEuroParameters(minCutoffHz: depthMinCutoff, beta: poseBeta)
+        config.poseRotationFilter = OneEuroParameters(minCutoffHz: rotationMinCutoff, beta: poseBeta)
         config.lossConfidence = lossConfidence
+        config.confidenceModel = classifier
         config.maxFaces = maxFaces
         config.redetectInterval = redetectEvery
 
@@ -167,10 +191,12 @@ struct TrackCommand: ParsableCommand {
 
         let decoder = TurboJPEGDecoder()
         let encoder = TurboJPEGEncoder()
+        let pupilRefiner = PupilRefiner()
         Interrupt.install()
         var index = 0, withFace = 0
         var firstTime: Double?
-        var trackingSeconds = 0.0
+        var trackingSeconds = 0.0, trackingCPUSeconds = 0.0
+        var slowFrames = 0, slowCPUFrames = 0, slowDetectorFrames = 0
         var recentFPS: [Double] = []
         while !Interrupt.requested {
             if let frames, index >= frames { break }
@@ -206,9 +232,24 @@ struct TrackCommand: ParsableCommand {
                 printError("track: \(gray.width)x\(gray.height), camera fx \(String(format: "%.1f", intrinsics.fx)) (\(String(format: "%.1f", intrinsics.horizontalFOVDegrees))° horizontal)")
             }
             let start = DispatchTime.now().uptimeNanoseconds
-            let anchors = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }
+            let cpuStart = Self.threadCPUSeconds()
+            let runsBefore = tracker!.detectorRuns
+            // Pupils refined inside the eyes (FacialMetrics), in place of the mean face's projected pupils.
+            let anchors = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }.map { a -> FaceAnchor in
+                var a = a
+                a.pupils = pupilRefiner.pupils(gray, landmarks: a.landmarks)
+                return a
+            }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let cpu = Self.threadCPUSeconds() - cpuStart
             trackingSeconds += seconds
+            trackingCPUSeconds += cpu
+            // Wall time ≥ 5 ms: either the detector ran, the thread itself was busy that long, or the
+            // thread waited for a CPU (load from other processes).
+            if seconds >= 0.005 {
+                slowFrames += 1
+                if tracker!.detectorRuns > runsBefore { slowDetectorFrames += 1 } else if cpu >= 0.005 { slowCPUFrames += 1 }
+            }
             recentFPS.append(seconds)
             if recentFPS.count > 30 { recentFPS.removeFirst() }
             if !anchors.isEmpty { withFace += 1 }
@@ -227,8 +268,10 @@ struct TrackCommand: ParsableCommand {
         try sink?.finish()
         printIssues(source.issues)
         let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
-        printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking (detector + landmarks + pose + filters)",
-                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame))
+        let perFrameCPU = index > 0 ? trackingCPUSeconds / Double(index) * 1000 : 0
+        printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + pose + filters)",
+                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame, perFrameCPU))
+        printError("track: \(slowFrames) frames took >= 5 ms wall: \(slowDetectorFrames) ran the detector, \(slowCPUFrames) used >= 5 ms CPU, \(slowFrames - slowDetectorFrames - slowCPUFrames) waited for a CPU; loss by \(tracker?.usesConfidenceModel == true ? "the confidence classifier" : "pose confidence")")
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("no frames could be read from the input") }
     }
@@ -237,6 +280,13 @@ struct TrackCommand: ParsableCommand {
         if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
         if let fov { return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height) }
         return .defaultWebcam(width: width, height: height)
+    }
+
+    /// CPU time of the calling thread (excludes time spent waiting for a CPU).
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private func printIssues(_ issues: [String]) {
@@ -256,9 +306,9 @@ struct TrackCommand: ParsableCommand {
             let pupils = a.pupils.map { "[\(number(Double($0.x))), \(number(Double($0.y)))]" }.joined(separator: ", ")
             let r = a.rotationDegrees, t = a.translationMM
             return "{\"id\": \(a.id), \"landmarks\": [\(points)], \"pupils\": [\(pupils)], "
-                + "\"pose\": {\"rotation_deg\": [\(number(r.x)), \(number(r.y)), \(number(r.z))], "
-                + "\"translation_mm\": [\(number(t.x, 1)), \(number(t.y, 1)), \(number(t.z, 1))]}, "
-                + "\"confidence\": \(number(a.confidence, 3)), \"state\": \"\(a.state.rawValue)\"}"
+                + "\"pose\": {\"rotation_deg\": [\(number(r.x, 3)), \(number(r.y, 3)), \(number(r.z, 3))], "
+                + "\"translation_mm\": [\(number(t.x, 3)), \(number(t.y, 3)), \(number(t.z, 3))]}, "
+                + "\"confidence\": \(number(a.faceProbability ?? a.confidence, 3)), \"head_width\": \(number(a.headWidthScale, 3)), \"state\": \"\(a.state.rawValue)\"}"
         }
         return "{\"frame\": \(frame), \"time\": \(number(time, 6)), \"faces\": [\(faces.joined(separator: ", "))]}"
     }

@@ -8,8 +8,10 @@ The raw landmarks drive tracking in both runs, so the two pose sequences differ 
 
 Per frame the pose of face id of the first face is read (frames without a face are gaps).
 - Face coverage: share of frames with a face (both runs).
-- Still frames: where a centred 9-frame moving average of the raw rotation moves < 0.2 deg/frame (6 deg/s) (max of
-  pitch, yaw, roll). Jitter = mean |second difference| of rotation (deg) and translation (mm) there.
+- Still frames: where a centred 9-frame moving average of the raw pose moves < 0.2 deg/frame (6 deg/s) in each of
+  pitch, yaw, roll and < 1 mm/frame in each of x, y, z (both with the face tracked on all 9 frames); every such
+  frame counts, none is picked by hand. Jitter = mean |second difference| of rotation (deg) and translation (mm)
+  there, per component, averaged over the three components.
 - Turns: windows where the moving-average raw yaw changes by >= 20 deg within 30 frames. Lag = the
   shift s in 0..8 frames minimising sum (smoothed[k] - rawMA[k - s])^2 over the turn.
 """
@@ -33,12 +35,13 @@ def main():
     cov_r = sum(p is not None for p in raw[:n]) / n
     cov_s = sum(p is not None for p in smooth[:n]) / n
     comps = {}
-    for c in range(3):
-        comps[c] = [None if p is None else p[0][c] for p in raw[:n]]
-    mas = {c: [ma(comps[c], k) for k in range(n)] for c in range(3)}
+    for c in range(6):
+        comps[c] = [None if p is None else p[c // 3][c % 3] for p in raw[:n]]
+    mas = {c: [ma(comps[c], k) for k in range(n)] for c in range(6)}
+    limit = [0.2, 0.2, 0.2, 1.0, 1.0, 1.0]
     still = []
     for k in range(1, n - 1):
-        ok = all(mas[c][k - 1] is not None and mas[c][k + 1] is not None and abs(mas[c][k + 1] - mas[c][k - 1]) / 2 < 0.2 for c in range(3))
+        ok = all(mas[c][k - 1] is not None and mas[c][k + 1] is not None and abs(mas[c][k + 1] - mas[c][k - 1]) / 2 < limit[c] for c in range(6))
         if ok and all(x is not None for x in (raw[k - 1], raw[k], raw[k + 1], smooth[k - 1], smooth[k], smooth[k + 1])):
             still.append(k)
     def jitter(seq, idx, part):
