@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaceData
 import FaceDetection
+import FacialMetrics
 import Foundation
 import Imaging
 import JPEGCodec
@@ -16,8 +17,8 @@ struct LandmarksCommand: ParsableCommand {
             each image gives one line:
             {"image": "<path as given>", "width": W, "height": H, "faces": [{"box": [x, y, w, h], \
             "score": s, "landmarks": [[x, y], ...68], "pupils": [[x, y], [x, y]]}]}
-            The first pupil is the eye of points 36-41 (image left); until pupil refinement exists a \
-            pupil is the centre of its eye contour. An unreadable image prints an error on standard \
+            The first pupil is the eye of points 36-41 (image left); pupils are refined inside the eyes \
+            (iris centre; the eye-contour centre when an eye is closed). An unreadable image prints an error on standard \
             error, the other images still run, and the exit status is non-zero.
             """
     )
@@ -45,6 +46,7 @@ struct LandmarksCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let decoder = TurboJPEGDecoder()
+        let refiner = PupilRefiner()
         var failed = 0
         for path in images {
             let image: GrayImage
@@ -57,7 +59,9 @@ struct LandmarksCommand: ParsableCommand {
                 continue
             }
             let faces = faceDetector.detect(in: image).map { box in (box, cascade.landmarks(in: image, box: box)) }
-            print(json ? Self.jsonLine(path: path, image: image, faces: faces) : Self.textReport(path: path, image: image, faces: faces))
+            let pupils = faces.map { refiner.pupils(image, landmarks: $0.1) }
+            print(json ? Self.jsonLine(path: path, image: image, faces: faces, pupils: pupils)
+                       : Self.textReport(path: path, image: image, faces: faces, pupils: pupils))
         }
         if failed > 0 { throw ExitCode.failure }
     }
@@ -86,10 +90,11 @@ struct LandmarksCommand: ParsableCommand {
     }
 
     /// The exact line format of the issue: keys in this order, coordinates with two decimals.
-    static func jsonLine(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])]) -> String {
-        let faceObjects = faces.map { box, shape -> String in
+    static func jsonLine(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])], pupils: [[SIMD2<Float>]]) -> String {
+        let faceObjects = zip(faces, pupils).map { face, refined -> String in
+            let (box, shape) = face
             let points = shape.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
-            let eyes = IBUG68.eyeCentres(shape)
+            let eyes = (left: refined[0], right: refined[1])
             return "{\"box\": [\(number(box.x)), \(number(box.y)), \(number(box.width)), \(number(box.height))], "
                 + "\"score\": \(String(format: "%.3f", box.score)), \"landmarks\": [\(points)], "
                 + "\"pupils\": [[\(number(eyes.left.x)), \(number(eyes.left.y))], [\(number(eyes.right.x)), \(number(eyes.right.y))]]}"
@@ -97,10 +102,10 @@ struct LandmarksCommand: ParsableCommand {
         return "{\"image\": \(jsonString(path)), \"width\": \(image.width), \"height\": \(image.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
     }
 
-    static func textReport(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])]) -> String {
+    static func textReport(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])], pupils: [[SIMD2<Float>]]) -> String {
         var s = "\(path): \(image.width)x\(image.height), \(faces.count) face\(faces.count == 1 ? "" : "s")"
         for (i, (box, shape)) in faces.enumerated() {
-            let eyes = IBUG68.eyeCentres(shape)
+            let eyes = (left: pupils[i][0], right: pupils[i][1])
             s += "\n  face \(i + 1): box \(number(box.x)) \(number(box.y)) \(number(box.width)) \(number(box.height)), score \(String(format: "%.3f", box.score))"
             s += "\n    pupils (\(number(eyes.left.x)), \(number(eyes.left.y))) (\(number(eyes.right.x)), \(number(eyes.right.y)))"
             s += "\n    landmarks " + shape.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")

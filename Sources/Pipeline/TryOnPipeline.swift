@@ -4,6 +4,7 @@ import Dispatch
 import FaceDetection
 import FaceModel
 import FaceTracking
+import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
@@ -41,6 +42,8 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var index = 0
     private var recentIntervals: [Double] = []
     private var lastTick: UInt64 = 0
+    /// `--overlay metrics`: a rolling iris-scale measurement of the first face (FacialMetrics).
+    private var metricsSession: MeasurementSession?
 
     public init(face: MeanFace, detector: any FaceDetector, landmarks: any LandmarkModel, glasses: FittedGlasses,
                 decoder: any JPEGDecoding, encoder: any JPEGEncoding, configuration: PipelineConfiguration) {
@@ -115,7 +118,7 @@ public final class TryOnPipeline: @unchecked Sendable {
 
             if !configuration.overlay.isEmpty {
                 FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
-                if configuration.overlay.metrics { drawFitSummary(anchors) }
+                if configuration.overlay.metrics { drawFitSummary(anchors); drawMetrics(anchors, camera: tracker.camera) }
                 if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
             }
             timings.annotate = Self.lap(&clock)
@@ -144,6 +147,25 @@ public final class TryOnPipeline: @unchecked Sendable {
                                    a.id, r.x, r.y, r.z, a.translationMM.z, glasses.fit.regions.frameWidth),
                             atX: max(0, min(x, canvas.width - 8)), y: max(0, min(y, canvas.height - 10)), color: .white)
         }
+    }
+
+    /// PD and temple width (iris scale, last 60 accepted frames, ± ≈ 95 %) of the largest face, top left.
+    private func drawMetrics(_ anchors: [FaceAnchor], camera: CameraIntrinsics) {
+        guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else { return }
+        if metricsSession == nil {
+            metricsSession = MeasurementSession(face: face, camera: camera, method: .iris)
+            metricsSession!.window = 60
+        }
+        let r = metricsSession!.process(gray, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
+        let text: String
+        if let m = metricsSession!.report() {
+            text = String(format: "PD %.1f +/- %.1f mm (far %.1f)  temple %.0f +/- %.0f mm  n=%d", m.pd.value, m.pd.plusMinus,
+                          m.pdFar.value, m.templeWidth.value, m.templeWidth.plusMinus, m.framesUsed)
+                + (r.accepted ? "" : "  (" + (r.rejections.first?.rawValue ?? "") + ")")
+        } else {
+            text = "PD: " + (r.rejections.first?.rawValue ?? "measuring")
+        }
+        canvas.drawText(text, atX: 8, y: 8, color: .white)
     }
 
     private static func makeRenderer(_ glasses: FittedGlasses, occlusion: Bool) -> TryOnRenderer {

@@ -1,0 +1,68 @@
+// Per-frame cost of the facial metrics: pupil refinement (gradient eye centre + limbus fit, both
+// eyes) plus gate, iris scale and every metric. Bar: ≤ 0.5 ms per frame on one core.
+// Run from Bench/: `swift package benchmark --target MetricsBenchmarks`.
+import Benchmark
+import FaceDetection
+import FaceModel
+import FaceTracking
+import FacialMetrics
+import Foundation
+import Geometry
+import Imaging
+import JPEGCodec
+import Landmarks
+import Media
+import PoseEstimation
+
+let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+/// A gray frame with its tracked face: the first frame of a dev video when `../shared` is there
+/// (640x640, a large face), else the demo portrait at 640x480.
+func frame() -> (GrayImage, FaceAnchor, CameraIntrinsics, MeanFace) {
+    let face = try! MeanFace(contentsOf: repo.appendingPathComponent("Models/mean-face.json").path)
+    let video = repo.deletingLastPathComponent().appendingPathComponent("shared/data/videos/liveportrait_d18.mjpeg").path
+    let gray: GrayImage
+    if let source = try? MJPEGStreamSource(path: video), let f = try? source.nextFrame(), case .jpeg(let bytes) = f.payload {
+        gray = try! TurboJPEGDecoder().decodeGray(bytes)
+    } else {
+        let photo = try! TurboJPEGDecoder().decodeRGB(try! [UInt8](Data(contentsOf: repo.appendingPathComponent("Models/demo/astronaut.jpg"))))
+        let source = DemoSource(photo: photo, focus: DemoSource.astronautFocus, span: DemoSource.astronautSpan, width: 640, height: 480, frameCount: 1)
+        guard case .rgb(let rgb) = try! source.nextFrame()!.payload else { fatalError("demo source gives RGB") }
+        gray = GrayImage(luma: rgb)
+    }
+    let camera = CameraIntrinsics.defaultWebcam(width: gray.width, height: gray.height)
+    let detector = HOGFaceDetector(model: try! HOGFaceDetectorModel(contentsOfFile: repo.appendingPathComponent("Models/face-detector.fdet").path))
+    let cascade = try! LandmarkCascade(contentsOf: repo.appendingPathComponent("Models/landmarks.lmrk").path)
+    var config = FaceTrackerConfiguration()
+    config.smoothing = false
+    let tracker = FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face), camera: camera, configuration: config)
+    let anchor = tracker.process(gray, timestampSeconds: 0).first!
+    return (gray, anchor, camera, face)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .instructions, .mallocCountTotal],
+        timeUnits: .microseconds,
+        maxDuration: .seconds(3),
+        maxIterations: 5_000
+    )
+    let (gray, anchor, camera, face) = frame()
+    let refiner = PupilRefiner()
+    let measurer = FaceMeasurer(face: face, camera: camera)
+    let gate = FrameGate()
+
+    Benchmark("Pupils: gradient centre + limbus fit, both eyes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(refiner.refine(gray, landmarks: anchor.landmarks)) }
+    }
+    Benchmark("Metrics per frame: pupils + gate + iris scale + PD/mono/far/widths") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let eyes = refiner.refine(gray, landmarks: anchor.landmarks)
+            blackHole(gate.check(cameraFromFace: anchor.cameraFromFace, eyes: eyes))
+            if let scale = MetricScale.iris(eyes: eyes, camera: camera) {
+                blackHole(measurer.measure(landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace, eyes: eyes, scale: scale))
+            }
+        }
+    }
+}

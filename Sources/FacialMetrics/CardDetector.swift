@@ -1,0 +1,315 @@
+import Foundation
+import Geometry
+import Imaging
+
+/// Finds an ID-1 card held flat on the forehead (or under the nose) next to a face: its four edges
+/// and corners to sub-pixel precision, and its pose.
+///
+/// 1. Search window from the face: the card is expected ≈ 85.6/63 pupil distances wide, above the
+///    brows (forehead) or below the nose tip (under the nose); the forehead is tried first.
+/// 2. Sobel gradients; a Hough transform (1 px × 1°) over near-horizontal and near-vertical lines
+///    (±15° of the face's roll), each edge pixel voting with its magnitude for lines whose normal is
+///    within 20° of its gradient.
+/// 3. Among the strongest lines, the pair of near-horizontal and the pair of near-vertical lines
+///    whose quadrilateral has the card's aspect ratio (1.586 ± 15 %) and expected width (± 45 %),
+///    with every side supported by edge pixels along at least half its length, scores highest.
+/// 4. Each side is refined: the gradient maximum along the side's normal (± 3 px, parabola
+///    sub-pixel) at 40 points, then a total-least-squares line with 2.5-robust-SD rejection.
+///    Corners are the refined lines' intersections.
+/// 5. The corner homography with the intrinsics gives the card pose; a card whose normal is more
+///    than `maximumTiltDegrees` off the face's z axis is rejected (it is not parallel to the eyes).
+public struct CardDetector: Sendable {
+    public var maximumTiltDegrees = 10.0
+
+    public init() {}
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notFound
+        case tilted(Double)
+        public var description: String {
+            switch self {
+            case .notFound: return "no card found on the forehead or under the nose"
+            case .tilted(let a): return String(format: "card tilted %.0f° away from the eye plane (hold it flat against the forehead)", a)
+            }
+        }
+    }
+
+    public func detect(in image: GrayImage, landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform,
+                       camera: CameraIntrinsics) -> Result<CardObservation, Failure> {
+        guard landmarks.count == 68 else { return .failure(.notFound) }
+        let eyes = EyeContour.pair(from: landmarks)
+        let pupilPx = Double(length(eyes[1].centroid - eyes[0].centroid))
+        let pxPerMM = pupilPx / 63
+        let w0 = CardObservation.widthMM * pxPerMM, h0 = CardObservation.heightMM * pxPerMM
+        let axis = eyes[1].centroid - eyes[0].centroid
+        let roll = Double(atan2(axis.y, axis.x))
+        let browTop = Double((17...26).map { landmarks[$0].y }.min()!)
+        let cx = Double((17...26).map { landmarks[$0].x }.reduce(0, +)) / 10
+        let nose = landmarks[33]
+        var tiltFailure: Double?
+        for placement in [CardObservation.Placement.forehead, .underNose] {
+            let y0: Double, y1: Double, xc: Double
+            switch placement {
+            case .forehead: y0 = browTop - 1.7 * h0; y1 = browTop + 0.5 * h0; xc = cx
+            case .underNose: y0 = Double(nose.y) - 0.4 * h0; y1 = Double(nose.y) + 1.6 * h0; xc = Double(nose.x)
+            }
+            let x0 = xc - 1.0 * w0, x1 = xc + 1.0 * w0
+            let rect = (max(0, Int(x0)), max(0, Int(y0)), min(image.width - 1, Int(x1)), min(image.height - 1, Int(y1)))
+            guard rect.2 - rect.0 > 20, rect.3 - rect.1 > 12 else { continue }
+            guard let quad = findQuad(image, rect: rect, expectedWidth: w0, roll: roll) else { continue }
+            guard let pose = Self.pose(corners: quad.corners, camera: camera) else { continue }
+            let tilt = acos(min(1, abs(pose.rotation.matrix.c2.dot(cameraFromFace.rotation.matrix.c2)))) * 180 / .pi
+            if tilt > maximumTiltDegrees { tiltFailure = tilt; continue }
+            return .success(CardObservation(corners: quad.corners, cameraFromCard: pose, placement: placement,
+                                            relativeScaleSD: quad.relativeSD, tiltDegrees: tilt))
+        }
+        if let tiltFailure { return .failure(.tilted(tiltFailure)) }
+        return .failure(.notFound)
+    }
+
+    // MARK: Lines
+
+    /// A line n·p = rho (n unit), pixels.
+    struct Line { var n: SIMD2<Double>; var rho: Double }
+
+    struct Gradients {
+        let x0: Int, y0: Int, w: Int, h: Int
+        var gx: [Float], gy: [Float], mag: [Float]
+        func at(_ x: Int, _ y: Int) -> Int { (y - y0) * w + (x - x0) }
+    }
+
+    private func gradients(_ image: GrayImage, rect: (Int, Int, Int, Int)) -> Gradients {
+        let w = rect.2 - rect.0 + 1, h = rect.3 - rect.1 + 1
+        var g = Gradients(x0: rect.0, y0: rect.1, w: w, h: h, gx: .init(repeating: 0, count: w * h),
+                          gy: .init(repeating: 0, count: w * h), mag: .init(repeating: 0, count: w * h))
+        image.pixels.withUnsafeBufferPointer { px in
+            let iw = image.width, ih = image.height
+            func p(_ x: Int, _ y: Int) -> Float { Float(px[min(max(y, 0), ih - 1) * iw + min(max(x, 0), iw - 1)]) }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let X = x + rect.0, Y = y + rect.1
+                    let gx = (p(X + 1, Y - 1) + 2 * p(X + 1, Y) + p(X + 1, Y + 1) - p(X - 1, Y - 1) - 2 * p(X - 1, Y) - p(X - 1, Y + 1)) / 8
+                    let gy = (p(X - 1, Y + 1) + 2 * p(X, Y + 1) + p(X + 1, Y + 1) - p(X - 1, Y - 1) - 2 * p(X, Y - 1) - p(X + 1, Y - 1)) / 8
+                    g.gx[y * w + x] = gx; g.gy[y * w + x] = gy; g.mag[y * w + x] = (gx * gx + gy * gy).squareRoot()
+                }
+            }
+        }
+        return g
+    }
+
+    /// Strongest lines whose normal is within ±15° of `normalAngle` (radians).
+    private func hough(_ g: Gradients, normalAngle: Double, threshold: Float, count: Int) -> [Line] {
+        let angles = (-15...15).map { normalAngle + Double($0) * .pi / 180 }
+        let diag = Int((Double(g.w * g.w + g.h * g.h)).squareRoot()) + 2
+        var acc = [Float](repeating: 0, count: angles.count * (2 * diag + 1))
+        let cosT = angles.map { cos($0) }, sinT = angles.map { sin($0) }
+        let cosLimit = Float(cos(20 * Double.pi / 180))
+        for y in 0..<g.h {
+            for x in 0..<g.w {
+                let m = g.mag[y * g.w + x]
+                guard m > threshold else { continue }
+                let ux = g.gx[y * g.w + x] / m, uy = g.gy[y * g.w + x] / m
+                for a in angles.indices {
+                    let c = abs(ux * Float(cosT[a]) + uy * Float(sinT[a]))
+                    guard c >= cosLimit else { continue }
+                    let rho = Int((Double(x) * cosT[a] + Double(y) * sinT[a]).rounded()) + diag
+                    acc[a * (2 * diag + 1) + rho] += m
+                }
+            }
+        }
+        // Peaks with non-maximum suppression (±3 px, ±3°).
+        var lines: [Line] = []
+        var used = [Bool](repeating: false, count: acc.count)
+        let order = acc.indices.filter { acc[$0] > 0 }.sorted { acc[$0] > acc[$1] }
+        for i in order where lines.count < count {
+            if used[i] { continue }
+            let a = i / (2 * diag + 1), r = i % (2 * diag + 1)
+            for da in -3...3 { for dr in -3...3 {
+                let aa = a + da, rr = r + dr
+                if aa >= 0 && aa < angles.count && rr >= 0 && rr <= 2 * diag { used[aa * (2 * diag + 1) + rr] = true }
+            } }
+            // Back to image coordinates.
+            let n = SIMD2(cosT[a], sinT[a])
+            let rho = Double(r - diag) + n.x * Double(g.x0) + n.y * Double(g.y0)
+            lines.append(Line(n: n, rho: rho))
+        }
+        return lines
+    }
+
+    private static func intersect(_ a: Line, _ b: Line) -> SIMD2<Double>? {
+        let det = a.n.x * b.n.y - a.n.y * b.n.x
+        guard abs(det) > 1e-6 else { return nil }
+        return SIMD2((a.rho * b.n.y - a.n.y * b.rho) / det, (a.n.x * b.rho - a.rho * b.n.x) / det)
+    }
+
+    /// Fraction of points along segment p→q with an edge (gradient along the normal) nearby.
+    private func support(_ g: Gradients, _ p: SIMD2<Double>, _ q: SIMD2<Double>, threshold: Float) -> Double {
+        let d = q - p
+        let len = (d * d).sum().squareRoot()
+        guard len > 4 else { return 0 }
+        let n = SIMD2(-d.y, d.x) / len
+        var hits = 0, total = 0
+        let steps = Int(len / 2)
+        for s in 0...steps {
+            let c = p + d * (Double(s) / Double(steps))
+            total += 1
+            var found = false
+            for o in -2...2 {
+                let x = Int((c.x + n.x * Double(o)).rounded()), y = Int((c.y + n.y * Double(o)).rounded())
+                guard x >= g.x0 && y >= g.y0 && x < g.x0 + g.w && y < g.y0 + g.h else { continue }
+                let i = g.at(x, y)
+                let m = g.mag[i]
+                if m > threshold && abs(Double(g.gx[i]) * n.x + Double(g.gy[i]) * n.y) > 0.85 * Double(m) { found = true; break }
+            }
+            if found { hits += 1 }
+        }
+        return Double(hits) / Double(total)
+    }
+
+    private func findQuad(_ image: GrayImage, rect: (Int, Int, Int, Int), expectedWidth w0: Double, roll: Double)
+        -> (corners: [SIMD2<Double>], relativeSD: Double)? {
+        let g = gradients(image, rect: rect)
+        let sortedMag = g.mag.sorted()
+        let threshold = max(6, sortedMag[Int(Double(sortedMag.count) * 0.85)])
+        let horizontal = hough(g, normalAngle: .pi / 2 + roll, threshold: threshold, count: 10)
+        let vertical = hough(g, normalAngle: roll, threshold: threshold, count: 10)
+        let aspect = CardObservation.widthMM / CardObservation.heightMM
+        var best: (score: Double, lines: [Line])?
+        for i in horizontal.indices { for j in horizontal.indices where j != i {
+            let top = horizontal[i], bottom = horizontal[j]
+            for k in vertical.indices { for l in vertical.indices where l != k {
+                let left = vertical[k], right = vertical[l]
+                guard let tl = Self.intersect(top, left), let tr = Self.intersect(top, right),
+                      let br = Self.intersect(bottom, right), let bl = Self.intersect(bottom, left) else { continue }
+                guard tl.y < bl.y, tr.y < br.y, tl.x < tr.x, bl.x < br.x else { continue }
+                let width = (norm(tr - tl) + norm(br - bl)) / 2, height = (norm(bl - tl) + norm(br - tr)) / 2
+                guard width > 0.55 * w0, width < 1.45 * w0 else { continue }
+                let ratio = width / height
+                guard ratio > aspect * 0.85, ratio < aspect * 1.15 else { continue }
+                let s = [support(g, tl, tr, threshold: threshold * 0.5), support(g, tr, br, threshold: threshold * 0.5),
+                         support(g, br, bl, threshold: threshold * 0.5), support(g, bl, tl, threshold: threshold * 0.5)]
+                guard s.min()! >= 0.5 else { continue }
+                let score = s.reduce(0, +) - abs(log(ratio / aspect))
+                if best == nil || score > best!.score { best = (score, [top, right, bottom, left]) }
+            } }
+        } }
+        guard let lines = best?.lines else { return nil }
+        // Refine each side against the full-resolution gradient.
+        var refined: [Line] = []
+        var residuals: [Double] = []
+        var coarse = [SIMD2<Double>]()
+        for s in 0..<4 {
+            guard let c = Self.intersect(lines[s], lines[(s + 3) % 4]) else { return nil }
+            coarse.append(c)
+        }
+        for s in 0..<4 {
+            let p = coarse[s], q = coarse[(s + 1) % 4]
+            guard let fit = refineSide(image, from: p, to: q) else { return nil }
+            refined.append(fit.line)
+            residuals.append(fit.cornerSD)
+        }
+        var corners: [SIMD2<Double>] = []
+        for s in 0..<4 {
+            guard let c = Self.intersect(refined[(s + 3) % 4], refined[s]) else { return nil }
+            corners.append(c)
+        }
+        let widthPx = (norm(corners[1] - corners[0]) + norm(corners[2] - corners[3])) / 2
+        let cornerSD = residuals.reduce(0, +) / 4
+        let rel = max(0.002, cornerSD * 2.squareRoot() / widthPx)
+        return (corners, rel)
+    }
+
+    /// TLS line through the gradient maxima along segment p→q (inner 80 %); the SD of the line's
+    /// position at the ends (residual SD / √points).
+    private func refineSide(_ image: GrayImage, from p: SIMD2<Double>, to q: SIMD2<Double>) -> (line: Line, cornerSD: Double)? {
+        let d = q - p
+        let len = norm(d)
+        let n = SIMD2(-d.y, d.x) / len
+        var pts: [SIMD2<Double>] = []
+        image.pixels.withUnsafeBufferPointer { px in
+            func sample(_ c: SIMD2<Double>) -> Float { bilinear(px, image.width, image.height, Float(c.x), Float(c.y)) }
+            for k in 0..<40 {
+                let c = p + d * (0.1 + 0.8 * Double(k) / 39)
+                var prof: [Float] = []
+                for o in stride(from: -4.0, through: 4.0, by: 0.5) { prof.append(sample(c + n * o)) }
+                var best: Float = 0, bi = -1
+                for i in 1..<(prof.count - 1) {
+                    let gv = abs(prof[i + 1] - prof[i - 1])
+                    if gv > best { best = gv; bi = i }
+                }
+                guard bi >= 2, bi <= prof.count - 3, best > 4 else { continue }
+                let a = abs(prof[bi] - prof[bi - 2]), b = best, cc = abs(prof[bi + 2] - prof[bi])
+                let den = a - 2 * b + cc
+                let off = den < 0 ? Double(max(-1, min(1, 0.5 * (a - cc) / den))) : 0
+                let o = -4.0 + (Double(bi) + off) * 0.5
+                pts.append(c + n * o)
+            }
+        }
+        guard pts.count >= 10 else { return nil }
+        var line = Self.tls(pts)
+        for _ in 0..<2 {
+            let res = pts.map { abs($0.x * line.n.x + $0.y * line.n.y - line.rho) }
+            let mad = res.sorted()[res.count / 2] * 1.4826
+            let kept = pts.indices.filter { res[$0] <= max(0.3, 2.5 * mad) }.map { pts[$0] }
+            guard kept.count >= 8 else { return nil }
+            pts = kept
+            line = Self.tls(pts)
+        }
+        let res = pts.map { $0.x * line.n.x + $0.y * line.n.y - line.rho }
+        let sd = (res.map { $0 * $0 }.reduce(0, +) / Double(max(1, res.count - 2))).squareRoot()
+        return (line, sd / Double(pts.count).squareRoot() * 2)
+    }
+
+    private static func tls(_ pts: [SIMD2<Double>]) -> Line {
+        let m = pts.reduce(SIMD2<Double>.zero, +) / Double(pts.count)
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for p in pts { let d = p - m; sxx += d.x * d.x; sxy += d.x * d.y; syy += d.y * d.y }
+        // Normal = eigenvector of the smaller eigenvalue of the scatter matrix.
+        let theta = 0.5 * atan2(2 * sxy, sxx - syy)  // direction of the line
+        let n = SIMD2(-sin(theta), cos(theta))
+        return Line(n: n, rho: n.x * m.x + n.y * m.y)
+    }
+
+    // MARK: Pose
+
+    /// The card pose from its four corners (TL, TR, BR, BL): homography from card millimetres to
+    /// normalised image coordinates, H ∝ [r1 r2 t] (Zhang 2000).
+    public static func pose(corners: [SIMD2<Double>], camera: CameraIntrinsics) -> RigidTransform? {
+        guard corners.count == 4 else { return nil }
+        let hw = CardObservation.widthMM / 2, hh = CardObservation.heightMM / 2
+        let model: [SIMD2<Double>] = [SIMD2(-hw, -hh), SIMD2(hw, -hh), SIMD2(hw, hh), SIMD2(-hw, hh)]
+        let image = corners.map { camera.normalised(pixel: $0) }
+        guard let h = homography(from: model, to: image) else { return nil }
+        var h1 = SIMD3(h[0], h[3], h[6]), h2 = SIMD3(h[1], h[4], h[7]), h3 = SIMD3(h[2], h[5], h[8])
+        let lambda = 2 / (h1.length + h2.length)
+        if h3.z * lambda < 0 { h1 = -h1; h2 = -h2; h3 = -h3 }
+        let r1 = h1 * lambda, r2 = h2 * lambda, t = h3 * lambda
+        let r3 = r1.cross(r2)
+        let rot = Rotation(nearestTo: Matrix3(columns: r1, r2, r3))
+        return RigidTransform(rotation: rot, translation: t)
+    }
+
+    /// The 3x3 homography (row-major, h33 = 1) mapping four points exactly (DLT).
+    static func homography(from src: [SIMD2<Double>], to dst: [SIMD2<Double>]) -> [Double]? {
+        var a = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
+        for i in 0..<4 {
+            let (x, y, u, v) = (src[i].x, src[i].y, dst[i].x, dst[i].y)
+            a[2 * i] = [x, y, 1, 0, 0, 0, -u * x, -u * y, u]
+            a[2 * i + 1] = [0, 0, 0, x, y, 1, -v * x, -v * y, v]
+        }
+        // Gaussian elimination with partial pivoting on the 8x8 system.
+        for c in 0..<8 {
+            guard let p = (c..<8).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-15 else { return nil }
+            a.swapAt(c, p)
+            for r in 0..<8 where r != c {
+                let f = a[r][c] / a[c][c]
+                if f != 0 { for k in c..<9 { a[r][k] -= f * a[c][k] } }
+            }
+        }
+        var h = (0..<8).map { a[$0][8] / a[$0][$0] }
+        h.append(1)
+        return h
+    }
+}
+
+@inline(__always) private func norm(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }

@@ -1,0 +1,111 @@
+import Foundation
+import Imaging
+
+/// The iris (limbus) boundary of one eye: dark iris to bright sclera edges found along rays from a
+/// starting centre, then a robust circle fit.
+///
+/// Rays fan ±40° about the eye axis on both sides, where the lids rarely cover the limbus; along each
+/// ray the strongest dark-to-bright step (2-pixel central difference of bilinear samples every half
+/// pixel) between 0.14 and 0.30 eye widths (the iris radius is ≈ 0.2 eye widths: 11.7 mm over a ≈ 30 mm
+/// palpebral fissure; starting beyond the pupil's own edge at ≈ 0.05–0.1) from the centre, inside the eye contour, is one edge point
+/// (sub-pixel by a parabola). A Kåsa circle is fitted, points further than max(0.75 px, 2.5 robust SD)
+/// are dropped and it is refitted; the rays are then cast again from the new centre. The horizontal
+/// visible iris diameter is 2 × radius. Units: image pixels, pixel-centre convention.
+public struct LimbusFit: Sendable {
+    /// Result: the circle, how many edge points support it on each side, their RMS distance to it
+    /// and their mean step (grey levels per pixel).
+    public struct Result: Sendable {
+        public var circle: Circle
+        public var inliersLeft: Int
+        public var inliersRight: Int
+        public var rmsResidualPx: Double
+        public var meanContrast: Double
+    }
+
+    public var raysPerSide = 11
+    public var halfFanDegrees: Float = 40
+    public var minimumContrast: Float = 6
+    public var minimumInliersPerSide = 3
+
+    public init() {}
+
+    public func fit(in image: GrayImage, eye: EyeContour, start: SIMD2<Float>) -> Result? {
+        let w = eye.width
+        guard w >= 6 else { return nil }
+        var centre = start
+        var rMin = 0.14 * w, rMax = 0.30 * w
+        var result: Result?
+        for _ in 0..<2 {
+            guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax) else { return result }
+            result = r
+            centre = SIMD2(Float(r.circle.centre.x), Float(r.circle.centre.y))
+            let radius = Float(r.circle.radius)
+            rMin = max(0.08 * w, radius * 0.7)
+            rMax = min(0.40 * w, radius * 1.3)
+        }
+        return result
+    }
+
+    private func pass(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> Result? {
+        let ex = eye.axis, ey = SIMD2<Float>(-ex.y, ex.x)
+        var points: [SIMD2<Double>] = []
+        var sides: [Int] = []
+        var steps: [Float] = []
+        let step: Float = 0.5
+        let count = Int((rMax - rMin) / step) + 5
+        var samples = [Float](repeating: 0, count: count)
+        image.pixels.withUnsafeBufferPointer { px in
+            for side in 0..<2 {
+                for k in 0..<raysPerSide {
+                    let t = raysPerSide == 1 ? 0 : (Float(k) / Float(raysPerSide - 1) * 2 - 1) * halfFanDegrees * .pi / 180
+                    var d = ex * cosf(t) + ey * sinf(t)
+                    if side == 0 { d = -d }
+                    for i in 0..<count {
+                        let r = rMin - 2 * step + Float(i) * step
+                        let p = c + d * r
+                        samples[i] = bilinear(px, image.width, image.height, p.x, p.y)
+                    }
+                    var best: Float = 0, bestI = -1
+                    for i in 2..<(count - 2) {
+                        let g = (samples[i + 2] - samples[i - 2]) / 2  // per pixel
+                        let r = rMin - 2 * step + Float(i) * step
+                        guard g > best, eye.contains(c + d * r, margin: 0.5) else { continue }
+                        best = g; bestI = i
+                    }
+                    guard bestI > 2, bestI < count - 3, best >= minimumContrast else { continue }
+                    let gm = (samples[bestI + 1] - samples[bestI - 3]) / 2, gp = (samples[bestI + 3] - samples[bestI - 1]) / 2
+                    let den = gm - 2 * best + gp
+                    let off = den < 0 ? max(-1, min(1, 0.5 * (gm - gp) / den)) : 0
+                    let r = rMin - 2 * step + (Float(bestI) + off) * step
+                    let p = c + d * r
+                    points.append(SIMD2(Double(p.x), Double(p.y)))
+                    sides.append(side)
+                    steps.append(best)
+                }
+            }
+        }
+        guard var circle = Circle.fit(points) else { return nil }
+        var keep = [Bool](repeating: true, count: points.count)
+        for _ in 0..<2 {
+            let res = points.map { abs(circle.residual($0)) }
+            let sorted = res.sorted()
+            let mad = sorted[sorted.count / 2] * 1.4826
+            let limit = max(0.75, 2.5 * mad)
+            keep = res.map { $0 <= limit }
+            let inl = points.indices.filter { keep[$0] }.map { points[$0] }
+            guard let c2 = Circle.fit(inl) else { return nil }
+            circle = c2
+        }
+        var left = 0, right = 0, rms = 0.0, contrast = 0.0, n = 0
+        for i in points.indices where keep[i] && abs(circle.residual(points[i])) <= 1.5 {
+            if sides[i] == 0 { left += 1 } else { right += 1 }
+            rms += circle.residual(points[i]) * circle.residual(points[i])
+            contrast += Double(steps[i]); n += 1
+        }
+        guard left >= minimumInliersPerSide, right >= minimumInliersPerSide, n > 0 else { return nil }
+        let w = Double(eye.width)
+        guard circle.radius > 0.07 * w, circle.radius < 0.42 * w else { return nil }
+        return Result(circle: circle, inliersLeft: left, inliersRight: right, rmsResidualPx: (rms / Double(n)).squareRoot(),
+                      meanContrast: contrast / Double(n))
+    }
+}

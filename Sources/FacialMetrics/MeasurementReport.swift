@@ -1,0 +1,98 @@
+import Foundation
+
+/// The aggregated measurement of one person (millimetres), as `lorgnette measure` prints it.
+///
+/// Mono PDs: `monoRight` is the subject's right eye (image left, OD), `monoLeft` the left (OS); both
+/// are far (distance) values. `pd` is the near binocular PD as measured at `cameraDistance`; `pdFar`
+/// the distance PD. Widths carry an extra model term in their band: the face-contour points are
+/// placed at the mean face's depth (± 8 mm at the measured distance).
+public struct MeasurementReport: Sendable {
+    public var method: ScaleMethod
+    public var framesUsed: Int
+    public var pd: MetricSummary
+    public var pdFar: MetricSummary
+    public var monoRight: MetricSummary
+    public var monoLeft: MetricSummary
+    public var templeWidth: MetricSummary
+    public var faceWidth: MetricSummary
+    public var cameraDistance: MetricSummary
+    public var frameSize: FrameSize?
+
+    /// Depth uncertainty (1 SD, mm) of the face-contour points behind the pupils.
+    public static let contourDepthSDMM = 8.0
+
+    public init?(method: ScaleMethod, measurements: [FrameMeasurement]) {
+        guard !measurements.isEmpty else { return nil }
+        let rel = measurements.map(\.scaleRelativeSD).reduce(0, +) / Double(measurements.count)
+        let distance = measurements.map(\.cameraDistance).reduce(0, +) / Double(measurements.count)
+        let mmPerPx = measurements.map(\.mmPerPixel).reduce(0, +) / Double(measurements.count)
+        let pupilFloor = 0.5 * 2.squareRoot() * mmPerPx
+        let widthRel = (rel * rel + pow(Self.contourDepthSDMM / distance, 2)).squareRoot()
+        func agg(_ k: KeyPath<FrameMeasurement, Double>, _ r: Double, _ floor: Double) -> MetricSummary? {
+            MetricSummary.aggregate(measurements.map { $0[keyPath: k] }, relativeSD: r, noiseFloorSD: floor)
+        }
+        guard let pd = agg(\.pdNear, rel, pupilFloor), let pdFar = agg(\.pdFar, rel, pupilFloor),
+              let mr = agg(\.monoFarRight, rel, pupilFloor), let ml = agg(\.monoFarLeft, rel, pupilFloor),
+              let tw = agg(\.templeWidth, widthRel, 2 * mmPerPx), let fw = agg(\.faceWidth, widthRel, 2 * mmPerPx),
+              let cd = agg(\.cameraDistance, rel, 0) else { return nil }
+        self.method = method
+        self.framesUsed = measurements.count
+        self.pd = pd; self.pdFar = pdFar; self.monoRight = mr; self.monoLeft = ml
+        self.templeWidth = tw; self.faceWidth = fw; self.cameraDistance = cd
+        self.frameSize = FrameSize.recommended(farPD: pdFar.value, templeWidth: tw.value)
+    }
+
+    static func number(_ v: Double, _ digits: Int = 2) -> String {
+        guard v.isFinite else { return "null" }
+        let s = String(format: "%.\(digits)f", v)
+        return s.hasPrefix("-") && Double(s) == 0 ? String(s.dropFirst()) : s
+    }
+
+    static func json(_ m: MetricSummary) -> String {
+        "{\"value\": \(number(m.value)), \"sd\": \(number(m.sd)), \"ci95\": [\(number(m.ci95.0)), \(number(m.ci95.1))]}"
+    }
+
+    /// The issue's JSON object, keys in its order.
+    public var json: String {
+        var s = "{\"method\": \"\(method.rawValue)\", \"frames_used\": \(framesUsed), "
+        s += "\"pd_mm\": \(Self.json(pd)), \"pd_far_mm\": \(Self.json(pdFar)), "
+        s += "\"mono_pd_mm\": {\"left\": \(Self.json(monoLeft)), \"right\": \(Self.json(monoRight))}, "
+        s += "\"temple_width_mm\": \(Self.json(templeWidth)), \"face_width_mm\": \(Self.json(faceWidth)), "
+        s += "\"camera_distance_mm\": \(Self.json(cameraDistance)), "
+        if let f = frameSize {
+            s += "\"frame_size\": {\"code\": \"\(f.code)\", \"label\": \"\(f.label)\"}}"
+        } else {
+            s += "\"frame_size\": null}"
+        }
+        return s
+    }
+
+    /// The optician's table.
+    public var table: String {
+        func row(_ name: String, _ m: MetricSummary, _ digits: Int = 1) -> String {
+            let v = Self.number(m.value, digits), pm = Self.number(m.plusMinus, digits)
+            return name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + "\(v) mm".padding(toLength: 11, withPad: " ", startingAt: 0)
+                + "± \(pm)".padding(toLength: 9, withPad: " ", startingAt: 0)
+                + "(SD \(Self.number(m.sd, 2)), 95 % \(Self.number(m.ci95.0, digits))–\(Self.number(m.ci95.1, digits)))"
+        }
+        var lines = ["Scale: \(method.rawValue) (\(Self.methodNote(method))), \(framesUsed) frame\(framesUsed == 1 ? "" : "s") used"]
+        lines.append(row("PD, distance (far)", pdFar))
+        lines.append(row("PD, near (at camera distance)", pd))
+        lines.append(row("Mono PD right eye (OD), far", monoRight))
+        lines.append(row("Mono PD left eye (OS), far", monoLeft))
+        lines.append(row("Temple width (at eye level)", templeWidth))
+        lines.append(row("Face width (cheekbones)", faceWidth))
+        lines.append(row("Camera distance", cameraDistance, 0))
+        if let f = frameSize { lines.append("Recommended frame size: \(f.code) (\(f.label))") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func methodNote(_ m: ScaleMethod) -> String {
+        switch m {
+        case .iris: return "iris diameter 11.7 ± 0.4 mm"
+        case .card: return "ID-1 card 85.60 × 53.98 mm"
+        case .camera: return "camera intrinsics + PnP depth of the mean face, head size ± 4 %"
+        }
+    }
+}

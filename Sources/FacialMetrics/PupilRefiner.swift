@@ -1,0 +1,48 @@
+import Imaging
+
+/// Refines both pupils of a face inside the eye regions given by its 68 landmarks: gradient eye
+/// centre (`GradientEyeCentre`, Timm & Barth 2011), then the limbus circle (`LimbusFit`) whose centre
+/// is the sub-pixel pupil and whose diameter is the iris size. Closed eyes (eye aspect ratio below
+/// `closedAspectRatio`, Soukupová & Čech 2016) and eyes whose limbus is not found on both sides are
+/// reported with `isOpen == false`.
+///
+/// Input landmarks are pixels in iBUG order; results are image-left eye first (the subject's right).
+/// Not thread-safe (scratch buffers): one refiner per thread.
+public final class PupilRefiner {
+    public var closedAspectRatio: Float = 0.13
+    public var limbus = LimbusFit()
+    private let centre = GradientEyeCentre()
+
+    public init() {}
+
+    /// Both eyes, image-left first.
+    public func refine(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> [RefinedEye] {
+        EyeContour.pair(from: landmarks).map { refine(image, eye: $0) }
+    }
+
+    public func refine(_ image: GrayImage, eye: EyeContour) -> RefinedEye {
+        let ear = eye.aspectRatio
+        let fallback = eye.centroid
+        guard eye.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+            return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
+                              limbusContrast: 0, limbusResidualPx: .infinity)
+        }
+        let coarse = centre.locate(in: image, eye: eye) ?? fallback
+        if let fit = limbus.fit(in: image, eye: eye, start: coarse),
+           eye.contains(SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y)), margin: 1) {
+            let c = SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y))
+            return RefinedEye(pupil: c, source: .limbus, irisDiameterPx: 2 * fit.circle.radius, isOpen: ear >= closedAspectRatio,
+                              aspectRatio: ear, limbusContrast: fit.meanContrast, limbusResidualPx: fit.rmsResidualPx)
+        }
+        return RefinedEye(pupil: coarse, source: coarse == fallback ? .contour : .gradient, irisDiameterPx: nil, isOpen: false,
+                          aspectRatio: ear, limbusContrast: 0, limbusResidualPx: .infinity)
+    }
+
+    /// The pupils to report for a face: refined where the eye is open, else the contour centroid
+    /// (what `landmarks` and `track` print). Image-left first.
+    public func pupils(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        refine(image, landmarks: landmarks).enumerated().map { i, e in
+            e.source == .limbus ? e.pupil : EyeContour.pair(from: landmarks)[i].centroid
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// One eye after refinement, in image pixels (pixel-centre convention).
+///
+/// `pupil` is the centre of the fitted limbus circle when the iris was found (the pupil sits at the
+/// iris centre to within a fraction of a millimetre), else the gradient centre, else the contour
+/// centroid. `irisDiameterPx` is the horizontal visible iris diameter (nil without a limbus fit).
+/// `isOpen` is false for a closed or unmeasurable eye (eye aspect ratio below the blink threshold, or
+/// no iris boundary on both sides): such eyes must not be measured.
+public struct RefinedEye: Sendable {
+    public enum Source: String, Sendable { case limbus, gradient, contour }
+    public var pupil: SIMD2<Float>
+    public var source: Source
+    public var irisDiameterPx: Double?
+    public var isOpen: Bool
+    public var aspectRatio: Float
+    /// Mean dark-to-bright step across the limbus (grey levels per pixel): a sharpness and contrast cue.
+    public var limbusContrast: Double
+    public var limbusResidualPx: Double
+
+    public init(pupil: SIMD2<Float>, source: Source, irisDiameterPx: Double?, isOpen: Bool, aspectRatio: Float,
+                limbusContrast: Double, limbusResidualPx: Double) {
+        self.pupil = pupil
+        self.source = source
+        self.irisDiameterPx = irisDiameterPx
+        self.isOpen = isOpen
+        self.aspectRatio = aspectRatio
+        self.limbusContrast = limbusContrast
+        self.limbusResidualPx = limbusResidualPx
+    }
+}

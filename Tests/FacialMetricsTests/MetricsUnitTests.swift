@@ -1,0 +1,131 @@
+import FacialMetrics
+import Foundation
+import Geometry
+import Imaging
+import Testing
+
+/// A drawn eye: skin, an almond opening with white sclera, a dark iris disc of known centre and
+/// radius (anti-aliased by 4x4 supersampling), returned with its six iBUG contour points.
+func drawnEye(centre: SIMD2<Double>, irisRadius: Double, width: Int = 160, height: Int = 100) -> (GrayImage, [SIMD2<Float>]) {
+    let cx = Double(width) / 2, cy = Double(height) / 2
+    let halfW = 32.0, halfH = 11.0
+    var image = GrayImage(width: width, height: height)
+    for y in 0..<height {
+        for x in 0..<width {
+            var acc = 0.0
+            for sy in 0..<4 { for sx in 0..<4 {
+                let px = Double(x) + (Double(sx) + 0.5) / 4 - 0.5, py = Double(y) + (Double(sy) + 0.5) / 4 - 0.5
+                let u = (px - cx) / halfW
+                let inside = abs(u) < 1 && abs(py - cy) < halfH * (1 - u * u)
+                let d = ((px - centre.x) * (px - centre.x) + (py - centre.y) * (py - centre.y)).squareRoot()
+                acc += inside ? (d < irisRadius ? (d < irisRadius * 0.35 ? 15 : 60) : 215) : 150
+            } }
+            image[x, y] = UInt8(acc / 16)
+        }
+    }
+    let contour: [SIMD2<Float>] = [
+        SIMD2(Float(cx - halfW), Float(cy)), SIMD2(Float(cx - halfW / 2), Float(cy - halfH * 0.75)), SIMD2(Float(cx + halfW / 2), Float(cy - halfH * 0.75)),
+        SIMD2(Float(cx + halfW), Float(cy)), SIMD2(Float(cx + halfW / 2), Float(cy + halfH * 0.75)), SIMD2(Float(cx - halfW / 2), Float(cy + halfH * 0.75)),
+    ]
+    return (image, contour)
+}
+
+@Suite("Facial metrics parts")
+struct MetricsUnitTests {
+    @Test("Kåsa circle fit recovers a circle from two side arcs")
+    func circleFit() throws {
+        var pts: [SIMD2<Double>] = []
+        for k in -4...4 {
+            let t = Double(k) * 10 * .pi / 180
+            pts.append(SIMD2(10 + 7 * cos(t), -3 + 7 * sin(t)))
+            pts.append(SIMD2(10 - 7 * cos(t), -3 + 7 * sin(t)))
+        }
+        let c = try #require(Circle.fit(pts))
+        #expect(abs(c.centre.x - 10) < 1e-9 && abs(c.centre.y + 3) < 1e-9 && abs(c.radius - 7) < 1e-9)
+        #expect(Circle.fit([SIMD2(0, 0), SIMD2(1, 1), SIMD2(2, 2)]) == nil)
+    }
+
+    @Test("pupil and iris of a drawn eye to sub-pixel precision", arguments: [SIMD2(80.0, 50.0), SIMD2(74.3, 51.6), SIMD2(86.7, 48.8)])
+    func drawnEyeRefinement(centre: SIMD2<Double>) throws {
+        let (image, contour) = drawnEye(centre: centre, irisRadius: 12.5)
+        let eye = PupilRefiner().refine(image, eye: EyeContour(points: contour))
+        #expect(eye.source == .limbus)
+        #expect(eye.isOpen)
+        let d = SIMD2(Double(eye.pupil.x), Double(eye.pupil.y)) - centre
+        #expect(abs(d.x) < 0.25, "pupil x off by \(d.x) px")
+        #expect(abs(d.y) < 0.6, "pupil y off by \(d.y) px")
+        let iris = try #require(eye.irisDiameterPx)
+        #expect(abs(iris - 25) < 0.5, "iris diameter \(iris) px")
+    }
+
+    @Test("a closed eye (lids together, no iris) is not measured")
+    func closedEye() {
+        var image = GrayImage(width: 160, height: 100, fill: 150)
+        for x in 48..<112 { image[x, 50] = 90 }
+        let contour: [SIMD2<Float>] = [SIMD2(48, 50), SIMD2(64, 49.5), SIMD2(96, 49.5), SIMD2(112, 50), SIMD2(96, 50.5), SIMD2(64, 50.5)]
+        let eye = PupilRefiner().refine(image, eye: EyeContour(points: contour))
+        #expect(!eye.isOpen)
+        #expect(eye.irisDiameterPx == nil)
+    }
+
+    @Test("near PD → far PD through the eye rotation centres")
+    func eyeRotation() {
+        let model = EyeRotationModel()
+        let centres: [SIMD3<Double>] = [SIMD3(-32, 0, 500), SIMD3(32, 0, 500)]
+        let pupils = model.pupils(centres: centres, fixating: .zero)
+        let near = pupils[1].x - pupils[0].x
+        // Similar triangles: near = far · D_pupil / D_centre with r = 10.45 mm.
+        #expect(abs(near - 64 * (500 - 10.45) / 500) < 0.01)
+        let back = model.rotationCentres(pupils: pupils)
+        #expect(abs((back[1].x - back[0].x) - 64) < 0.01)
+    }
+
+    @Test("frame size rules (ISO 8624 code, S/M/L)")
+    func frameSize() throws {
+        let m = try #require(FrameSize.recommended(farPD: 63, templeWidth: 134))
+        #expect(m.code == "53□16-140" && m.label == "M")
+        let s = try #require(FrameSize.recommended(farPD: 57, templeWidth: 122))
+        #expect(s.label == "S" && s.templeLength == 135)
+        let l = try #require(FrameSize.recommended(farPD: 70, templeWidth: 148))
+        #expect(l.label == "L" && l.lensWidth >= 55)
+        #expect(FrameSize.recommended(farPD: .nan, templeWidth: 130) == nil)
+    }
+
+    @Test("robust aggregation: outliers dropped, band combines spread and scale")
+    func aggregation() throws {
+        var values = (0..<40).map { 63 + 0.5 * sin(Double($0)) }
+        values.append(80)
+        let s = try #require(MetricSummary.aggregate(values, relativeSD: 0.034))
+        #expect(s.n == 40)
+        #expect(abs(s.value - 63) < 0.1)
+        let half = 1.96 * (s.sd * s.sd / 40 + 0.034 * 0.034 * s.value * s.value).squareRoot()
+        #expect(abs(s.plusMinus - half) < 1e-9)
+        #expect(MetricSummary.aggregate([], relativeSD: 0) == nil)
+        let single = try #require(MetricSummary.aggregate([60], relativeSD: 0, noiseFloorSD: 0.3))
+        #expect(abs(single.plusMinus - 1.96 * 0.3) < 1e-9)
+    }
+
+    @Test("card pose from its corners")
+    func cardPose() throws {
+        let camera = CameraIntrinsics(horizontalFOVDegrees: 60, width: 1280, height: 720)
+        let truth = RigidTransform(rotation: EulerAngles(degreesPitch: 4, yaw: -6, roll: 3).rotation, translation: SIMD3(15, -60, 430))
+        let hw = CardObservation.widthMM / 2, hh = CardObservation.heightMM / 2
+        let corners = [SIMD3(-hw, -hh, 0), SIMD3(hw, -hh, 0), SIMD3(hw, hh, 0), SIMD3(-hw, hh, 0)].map { camera.project(truth.apply($0)) }
+        let pose = try #require(CardDetector.pose(corners: corners, camera: camera))
+        #expect((pose.translation - truth.translation).length < 0.01)
+        #expect(abs(pose.rotation.matrix.c2.dot(truth.rotation.matrix.c2) - 1) < 1e-6)
+    }
+
+    @Test("the gate measures angles against the line of sight")
+    func gateAngles() {
+        // Off to the side but facing the camera: the face's z axis is along the ray to it.
+        let t = SIMD3<Double>(150, 0, 500)
+        let ray = t.normalized
+        let yaw = atan2(ray.x, ray.z)
+        let facing = RigidTransform(rotation: Rotation(axis: SIMD3(0, 1, 0), angle: yaw), translation: t)
+        let a = FrameGate.viewAngles(cameraFromFace: facing)
+        #expect(abs(a.yaw) < 0.01 && abs(a.pitch) < 0.01)
+        let straight = FrameGate.viewAngles(cameraFromFace: RigidTransform(rotation: .identity, translation: t))
+        #expect(abs(abs(straight.yaw) - abs(yaw) * 180 / .pi) < 0.01)
+    }
+}

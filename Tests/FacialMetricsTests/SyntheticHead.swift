@@ -1,0 +1,271 @@
+import FaceDetection
+import FaceModel
+import FacialMetrics
+import Foundation
+import Geometry
+import Imaging
+import JPEGCodec
+import Landmarks
+import Media
+import Meshes
+import Rendering
+
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Thin-plate spline R² → R (Bookstein 1989), slightly regularised.
+struct ThinPlateSpline {
+    let centres: [SIMD2<Double>]
+    let w: [Double]
+    let a: (Double, Double, Double)
+
+    static func u(_ r2: Double) -> Double { r2 > 0 ? 0.5 * r2 * log(r2) : 0 }
+
+    init(centres: [SIMD2<Double>], values: [Double], lambda: Double = 1e-2) {
+        let n = centres.count
+        var m = [[Double]](repeating: [Double](repeating: 0, count: n + 4), count: n + 3)
+        for i in 0..<n {
+            for j in 0..<n {
+                let d = centres[i] - centres[j]
+                m[i][j] = Self.u((d * d).sum()) + (i == j ? lambda : 0)
+            }
+            m[i][n] = 1; m[i][n + 1] = centres[i].x; m[i][n + 2] = centres[i].y
+            m[n][i] = 1; m[n + 1][i] = centres[i].x; m[n + 2][i] = centres[i].y
+            m[i][n + 3] = values[i]
+        }
+        let size = n + 3
+        for c in 0..<size {
+            let p = (c..<size).max { abs(m[$0][c]) < abs(m[$1][c]) }!
+            m.swapAt(c, p)
+            for r in 0..<size where r != c {
+                let f = m[r][c] / m[c][c]
+                if f != 0 { for k in c...size { m[r][k] -= f * m[c][k] } }
+            }
+        }
+        let s = (0..<size).map { m[$0][size] / m[$0][$0] }
+        self.centres = centres
+        self.w = Array(s[0..<n])
+        self.a = (s[n], s[n + 1], s[n + 2])
+    }
+
+    func callAsFunction(_ p: SIMD2<Double>) -> Double {
+        var v = a.0 + a.1 * p.x + a.2 * p.y
+        for i in centres.indices {
+            let d = p - centres[i]
+            v += w[i] * Self.u((d * d).sum())
+        }
+        return v
+    }
+}
+
+/// A synthetic head for ground truth: the mean face's shape as a height field, textured with the
+/// bundled public-domain portrait (warped so its landmarks land on the mean face's), synthetic eyes
+/// (white sclera in the eye opening, an iris disc of known diameter clipped by the lids, a black
+/// pupil) turning about rotation centres a known distance apart to fixate the camera, and
+/// optionally an ID-1 card flat on the forehead. Face frame as `MeanFace` (mm).
+final class SyntheticHead {
+    let face: MeanFace
+    var farPD: Double
+    var irisDiameter: Double
+    let head: RenderableMesh
+    let card: RenderableMesh
+    static let cardCentre = SIMD3<Double>(0, -53.5, -14.7)
+
+    init(face: MeanFace, photo: RGBImage, photoLandmarks: [SIMD2<Float>], farPD: Double = 62, irisDiameter: Double = 11.7) {
+        self.face = face
+        self.farPD = farPD
+        self.irisDiameter = irisDiameter
+        head = RenderableMesh(Self.headMesh(face: face, photo: photo, landmarks: photoLandmarks))
+        card = RenderableMesh(Self.cardMesh())
+    }
+
+    /// Rotation centres in the face frame: behind the pupil plane so that a pupil looking straight
+    /// ahead sits 0.6 mm in front of the sclera plane (z = 0).
+    var rotationCentres: [SIMD3<Double>] {
+        let r = EyeRotationModel().pupilToRotationCentreMM
+        return [SIMD3(-farPD / 2, 0, r - 0.6), SIMD3(farPD / 2, 0, r - 0.6)]
+    }
+
+    /// Pupils (face frame) fixating the camera.
+    func pupils(cameraFromFace: RigidTransform) -> [SIMD3<Double>] {
+        let cameraInFace = cameraFromFace.inverse.translation
+        return EyeRotationModel().pupils(centres: rotationCentres, fixating: cameraInFace)
+    }
+
+    /// Truth near PD (along the face's x axis) and far PD.
+    func truth(cameraFromFace: RigidTransform) -> (near: Double, far: Double) {
+        let p = pupils(cameraFromFace: cameraFromFace)
+        return (abs(p[1].x - p[0].x), farPD)
+    }
+
+    static func transform(_ t: RigidTransform) -> Transform3D {
+        let m = t.rotation.matrix
+        func f(_ v: SIMD3<Double>) -> SIMD3<Float> { SIMD3(Float(v.x), Float(v.y), Float(v.z)) }
+        return Transform3D(columns: f(m.c0), f(m.c1), f(m.c2), translation: f(t.translation))
+    }
+
+    func render(cameraFromFace: RigidTransform, camera: CameraIntrinsics, lighting: Lighting = .studio, withCard: Bool = false) -> RGBImage {
+        var image = RGBImage(width: camera.width, height: camera.height)
+        for y in 0..<camera.height {
+            let g = UInt8(150 - 60 * y / camera.height)
+            for x in 0..<camera.width { image[x, y] = (g, g, UInt8(Int(g) + 10)) }
+        }
+        let renderer = SceneRenderer(lighting: lighting)
+        renderer.beginFrame(width: camera.width, height: camera.height)
+        let pin = PinholeCamera(fx: Float(camera.fx), fy: Float(camera.fy), cx: Float(camera.cx), cy: Float(camera.cy),
+                                width: camera.width, height: camera.height)
+        let model = Self.transform(cameraFromFace)
+        renderer.draw(head, modelToWorld: model, camera: pin, into: &image)
+        renderer.draw(RenderableMesh(eyeMesh(cameraFromFace: cameraFromFace)), modelToWorld: model, camera: pin, into: &image)
+        if withCard { renderer.draw(card, modelToWorld: model, camera: pin, into: &image) }
+        return image
+    }
+
+    // MARK: Meshes
+
+    static func headMesh(face: MeanFace, photo: RGBImage, landmarks: [SIMD2<Float>]) -> Mesh {
+        let xy = face.landmarks.map { SIMD2($0.x, $0.y) }
+        let tpsU = ThinPlateSpline(centres: xy, values: landmarks.map { Double($0.x) })
+        let tpsV = ThinPlateSpline(centres: xy, values: landmarks.map { Double($0.y) })
+        // Depth: the landmarks plus a forehead, temples and cheeks so the surface closes like a head.
+        var zc = xy, zv = face.landmarks.map { $0.z }
+        let extra: [SIMD3<Double>] = [[0, -45, -12], [-25, -45, -8], [25, -45, -8], [-45, -40, 5], [45, -40, 5], [0, -85, -6],
+                                      [-30, -85, 0], [30, -85, 0], [-58, -75, 22], [58, -75, 22], [-76, -30, 50], [76, -30, 50],
+                                      [-80, 20, 56], [80, 20, 56], [-72, 65, 52], [72, 65, 52], [0, 125, 28], [-40, 118, 42], [40, 118, 42]]
+        for e in extra { zc.append(SIMD2(e.x, e.y)); zv.append(e.z) }
+        let tpsZ = ThinPlateSpline(centres: zc, values: zv, lambda: 1)
+        let step = 2.5, xs = stride(from: -82.5, through: 82.5, by: step).map { $0 }, ys = stride(from: -100.0, through: 125, by: step).map { $0 }
+        var positions: [SIMD3<Float>] = [], uvs: [SIMD2<Float>] = []
+        for y in ys {
+            for x in xs {
+                var z = tpsZ(SIMD2(x, y))
+                if y < -24 { z = max(z, -13.5) }
+                let u = (tpsU(SIMD2(x, y)) + 0.5) / Double(photo.width), v = (tpsV(SIMD2(x, y)) + 0.5) / Double(photo.height)
+                positions.append(SIMD3(Float(x), Float(y), Float(z)))
+                uvs.append(SIMD2(Float(u), Float(v)))
+            }
+        }
+        var indices: [UInt32] = []
+        let nx = xs.count
+        for j in 0..<(ys.count - 1) {
+            for i in 0..<(nx - 1) {
+                let a = UInt32(j * nx + i), b = a + 1, c = a + UInt32(nx), d = c + 1
+                indices += [a, c, b, b, c, d]
+            }
+        }
+        var normals = NormalGenerator.vertexNormals(positions: positions, indices: indices)
+        if normals[normals.count / 2].z > 0 {
+            for t in 0..<(indices.count / 3) { indices.swapAt(3 * t + 1, 3 * t + 2) }
+            normals = NormalGenerator.vertexNormals(positions: positions, indices: indices)
+        }
+        let texture = Texture(image: RGBAImage(rgb: photo), wrapU: .clampToEdge, wrapV: .clampToEdge)
+        let skin = Material(name: "skin", baseColorTexture: 0, metallic: 0, roughness: 0.9)
+        return Mesh(primitives: [MeshPrimitive(name: "head", positions: positions, normals: normals, uvs: uvs, indices: indices, materialIndex: 0)],
+                    materials: [skin], textures: [texture])
+    }
+
+    static func cardMesh() -> Mesh {
+        let hw = Float(CardObservation.widthMM / 2), hh = Float(CardObservation.heightMM / 2)
+        let c = SIMD3<Float>(Float(cardCentre.x), Float(cardCentre.y), Float(cardCentre.z))
+        let positions: [SIMD3<Float>] = [c + [-hw, -hh, 0], c + [hw, -hh, 0], c + [hw, hh, 0], c + [-hw, hh, 0]]
+        let normals = [SIMD3<Float>](repeating: [0, 0, -1], count: 4)
+        let material = Material(name: "card", baseColor: [0.78, 0.84, 0.92, 1], metallic: 0, roughness: 0.8, doubleSided: true)
+        return Mesh(primitives: [MeshPrimitive(name: "card", positions: positions, normals: normals, uvs: [], indices: [0, 1, 2, 0, 2, 3], materialIndex: 0)],
+                    materials: [material])
+    }
+
+    /// Sclera (the eye opening at z = 0), iris and pupil discs (facing the camera, clipped to the opening).
+    func eyeMesh(cameraFromFace: RigidTransform) -> Mesh {
+        let pupils = pupils(cameraFromFace: cameraFromFace)
+        let cameraInFace = cameraFromFace.inverse.translation
+        var prims: [MeshPrimitive] = []
+        for e in 0..<2 {
+            let contour = (e == 0 ? Array(36...41) : Array(42...47)).map { SIMD2(face.landmarks[$0].x, face.landmarks[$0].y) }
+            // Sclera fan.
+            prims.append(Self.polygon(contour.map { SIMD3($0.x, $0.y, 0) }, material: 0, name: "sclera"))
+            let n = (cameraInFace - pupils[e]).normalized  // disc normal towards the camera
+            for (radius, offset, material) in [(irisDiameter / 2, 0.0, 1), (1.75, 0.05, 2)] {
+                let centre = pupils[e] + n * offset
+                var disc: [SIMD2<Double>] = (0..<64).map { k in
+                    let t = Double(k) / 64 * 2 * .pi
+                    return SIMD2(centre.x + radius * cos(t), centre.y + radius * sin(t))
+                }
+                disc = Self.clip(disc, to: contour)
+                guard disc.count >= 3 else { continue }
+                // Lift onto the disc plane: n·(p − centre) = 0.
+                let lifted = disc.map { p -> SIMD3<Double> in
+                    let z = centre.z - (n.x * (p.x - centre.x) + n.y * (p.y - centre.y)) / n.z
+                    return SIMD3(p.x, p.y, z)
+                }
+                prims.append(Self.polygon(lifted, material: material, name: material == 1 ? "iris" : "pupil"))
+            }
+        }
+        let materials = [Material(name: "sclera", baseColor: [0.85, 0.83, 0.8, 1], metallic: 0, roughness: 1),
+                         Material(name: "iris", baseColor: [0.05, 0.03, 0.02, 1], metallic: 0, roughness: 1),
+                         Material(name: "pupil", baseColor: [0.01, 0.01, 0.01, 1], metallic: 0, roughness: 1)]
+        return Mesh(primitives: prims, materials: materials)
+    }
+
+    static func polygon(_ pts: [SIMD3<Double>], material: Int, name: String) -> MeshPrimitive {
+        let c = pts.reduce(SIMD3<Double>.zero, +) / Double(pts.count)
+        var positions = [SIMD3<Float>(Float(c.x), Float(c.y), Float(c.z))]
+        positions += pts.map { SIMD3(Float($0.x), Float($0.y), Float($0.z)) }
+        var indices: [UInt32] = []
+        for k in 0..<pts.count { indices += [0, UInt32(1 + k), UInt32(1 + (k + 1) % pts.count)] }
+        var normals = NormalGenerator.vertexNormals(positions: positions, indices: indices)
+        if normals[0].z > 0 {
+            for t in 0..<(indices.count / 3) { indices.swapAt(3 * t + 1, 3 * t + 2) }
+            normals = NormalGenerator.vertexNormals(positions: positions, indices: indices)
+        }
+        return MeshPrimitive(name: name, positions: positions, normals: normals, uvs: [], indices: indices, materialIndex: material)
+    }
+
+    /// Sutherland–Hodgman clip of `poly` by the convex polygon `clipper`.
+    static func clip(_ poly: [SIMD2<Double>], to clipper: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        let c = clipper.reduce(SIMD2<Double>.zero, +) / Double(clipper.count)
+        var out = poly
+        for i in clipper.indices {
+            let a = clipper[i], b = clipper[(i + 1) % clipper.count]
+            let d = b - a
+            func side(_ p: SIMD2<Double>) -> Double { d.x * (p.y - a.y) - d.y * (p.x - a.x) }
+            let inside = side(c) > 0
+            func isIn(_ p: SIMD2<Double>) -> Bool { (side(p) > 0) == inside }
+            var next: [SIMD2<Double>] = []
+            for k in out.indices {
+                let p = out[k], q = out[(k + 1) % out.count]
+                if isIn(p) { next.append(p) }
+                if isIn(p) != isIn(q) {
+                    let sp = side(p), sq = side(q)
+                    next.append(p + (q - p) * (sp / (sp - sq)))
+                }
+            }
+            out = next
+            if out.isEmpty { break }
+        }
+        return out
+    }
+}
+
+/// The bundled models and the portrait, loaded once.
+enum Fixtures {
+    static let face: MeanFace? = try? MeanFace(contentsOf: repoRoot.appendingPathComponent("Models/mean-face.json").path)
+    nonisolated(unsafe) static let detector: HOGFaceDetector? = (try? HOGFaceDetectorModel(contentsOfFile: repoRoot.appendingPathComponent("Models/face-detector.fdet").path)).map { HOGFaceDetector(model: $0) }
+    nonisolated(unsafe) static let cascade: LandmarkCascade? = try? LandmarkCascade(contentsOf: repoRoot.appendingPathComponent("Models/landmarks.lmrk").path)
+    static let photo: RGBImage? = {
+        guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent("Models/demo/astronaut.jpg").path) else { return nil }
+        return try? TurboJPEGDecoder().decodeRGB([UInt8](data), scale: .full)
+    }()
+    static var available: Bool { face != nil && detector != nil && cascade != nil && photo != nil }
+
+    static func landmarks(_ image: GrayImage) -> [SIMD2<Float>]? {
+        guard let detector, let cascade, let box = detector.detect(in: image).max(by: { $0.width < $1.width }) else { return nil }
+        return cascade.landmarks(in: image, box: box)
+    }
+
+    nonisolated(unsafe) static var cachedHead: SyntheticHead?
+    static func head() -> SyntheticHead? {
+        if let cachedHead { return cachedHead }
+        guard let face, let photo, let pl = landmarks(GrayImage(luma: photo)) else { return nil }
+        cachedHead = SyntheticHead(face: face, photo: photo, photoLandmarks: pl)
+        return cachedHead
+    }
+}
