@@ -24,9 +24,13 @@ import Meshes
 ///   ear attachment, i.e. the head width), or wider when its inner surface would otherwise pass
 ///   less than `headClearanceMM` from the head's side (half breadth: the larger of the mean face's
 ///   temple x and its ear x less 2 mm, 70.5 mm, the width of `HeadOccluder`) near the temple
-///   point; narrow frames need this. Where it meets the side of the head (5 mm behind the temple
-///   point) it turns back towards the ear, no further in than the head allows. Each bend is blended
-///   in over `hingeBlendMM`, so triangles straddling it stay connected; the front never moves.
+///   point. Where it meets the side of the head (5 mm behind the temple point) it turns back towards
+///   the ear, no further in than the head allows. Each bend is blended in over `hingeBlendMM`, so
+///   triangles straddling it stay connected; the front never moves.
+/// - narrow frames (whose temples, swung towards the ears, would cut the head's front): real temples
+///   flex instead of swinging at the hinge, so each leaves the hinge straight back, bows outwards
+///   (a smoothstep offset, no kink) just enough to clear the head by where it meets the side of the
+///   head, then runs straight to the ear (`templeBowMM`).
 /// The frame keeps its real size: a try-on shows how this frame would look, so it is never
 /// rescaled to the face.
 public struct GlassesFit: Sendable {
@@ -50,12 +54,20 @@ public struct GlassesFit: Sendable {
 
     /// The canonical model with the temples opened (canonical glasses frame, mm).
     public var mesh: Mesh
+    /// What the fit was made from, so it can be redone for another head width.
+    public let glasses: CanonicalGlasses
+    public let face: MeanFace
+    public let options: Options
     /// Canonical glasses frame → mean face frame (rigid).
     public var faceFromGlasses: Transform3D
     /// The detected regions of the unopened model (canonical frame).
     public var regions: FrameRegions
-    /// Temple opening at the hinge, degrees, outward positive: wearer's right (−x), left (+x).
+    /// Temple opening, degrees, outward positive: wearer's right (−x), left (+x). At the hinge for
+    /// temples swung open; for bowed temples (narrow frames) the angle of the chord from the hinge
+    /// to where the temple passes the ear.
     public var templeOpeningDegrees: SIMD2<Float>
+    /// Outward bow of each temple in mm (0 when the temple is swung at the hinge instead): narrow frames.
+    public var templeBowMM: SIMD2<Float>
     /// Temple tilt about the hinge's horizontal axis, degrees, raising the ear end positive.
     public var templeTiltDegrees: SIMD2<Float>
     /// Fitted points in the face frame (mm): bridge, hinges and temple ends (image-left first:
@@ -64,7 +76,16 @@ public struct GlassesFit: Sendable {
     public var hinges: [SIMD3<Float>]
     public var templeEnds: [SIMD3<Float>]
 
+    /// The same frame fitted to a head `scale` times as wide as this fit's (temple and ear points
+    /// moved sideways; see `MeanFace.withHeadWidth`): the temples open to the observed head.
+    public func forHeadWidth(scale: Double) -> GlassesFit {
+        GlassesFit(glasses: glasses, face: face.withHeadWidth(scale: scale), options: options)
+    }
+
     public init(glasses: CanonicalGlasses, face: MeanFace, options: Options = Options()) {
+        self.glasses = glasses
+        self.face = face
+        self.options = options
         let regions = glasses.regions
         self.regions = regions
         let pupilY = Float((face.pupils[0].y + face.pupils[1].y) / 2)
@@ -81,6 +102,7 @@ public struct GlassesFit: Sendable {
         var mesh = glasses.mesh
         var opening = SIMD2<Float>(0, 0)
         var tilt = SIMD2<Float>(0, 0)
+        var bows = SIMD2<Float>(0, 0)
         var ends: [SIMD3<Float>] = []
         // Side −1 is the wearer's right (image left), paired with ears[0].
         for (k, side) in [Float(-1), 1].enumerated() {
@@ -161,6 +183,66 @@ public struct GlassesFit: Sendable {
             // First bend, at the hinge: towards the ear, or wider when the head's front needs it.
             let towardsEar = outwardAngle(ear) - outwardAngle(end)
             let pivotFaceZ = Float(face.temples[k].z) + 5
+            let bowLength = start - pivotZ
+            if cutsTheHead(towardsEar, 0, sideFrom, pivotFaceZ), bowLength > 5 {
+                // A frame narrower than the head: a real temple is not swung out at the hinge but
+                // flexes, so it leaves the hinge straight back and bows outwards until it runs along
+                // the side of the head (smoothstep over `bowLength`: no kink at either end), then
+                // straight to the ear, no further in than the head allows.
+                let earDistance = start - ear.z
+                let straightXAtEar = hinge.x + (end.x - hinge.x) * (hinge.z - ear.z) / max(hinge.z - end.z, 1)
+                let wantAtEar = side * (ear.x - straightXAtEar)
+                func offset(_ q: SIMD3<Float>, _ bow: Float, _ lean: Float) -> (Float, Float) {
+                    let d = start - q.z
+                    guard d > 0 else { return (0, 0) }
+                    let t = min(d / bowLength, 1)
+                    let value = bow * t * t * (3 - 2 * t) + max(0, d - bowLength) * tanf(lean)
+                    let slope = d < bowLength ? bow * 6 * t * (1 - t) / bowLength : tanf(lean)
+                    return (value, slope)
+                }
+                func bowed(_ q: SIMD3<Float>, _ bow: Float, _ lean: Float) -> SIMD3<Float> {
+                    SIMD3(q.x + side * offset(q, bow, lean).0, q.y, q.z)
+                }
+                func cutsBowed(_ bow: Float, _ lean: Float, _ zFrom: Float, _ zTo: Float) -> Bool {
+                    templeVertices.contains { q in
+                        let f = faceFromGlasses.apply(bowed(q, bow, lean))
+                        return f.z >= zFrom && f.z <= zTo && f.x * side < headHalfWidth
+                    }
+                }
+                // Smallest bow (mm) clearing the head's front, then the smallest lean from the
+                // ear direction clearing the head further back.
+                var lo: Float = 0, hi: Float = 40
+                if cutsBowed(hi, 0, sideFrom, pivotFaceZ) { lo = hi }
+                for _ in 0..<20 where hi - lo > 0.01 {
+                    let mid = (lo + hi) / 2
+                    if cutsBowed(mid, 0, sideFrom, pivotFaceZ) { lo = mid } else { hi = mid }
+                }
+                let bow = hi
+                let leanToEar = earDistance > bowLength + 1 ? atanf((wantAtEar - bow) / (earDistance - bowLength)) : 0
+                var lean = smallest(from: leanToEar) { cutsBowed(bow, $0, pivotFaceZ, sideTo) }
+                // No lean clears the head (a temple tip curving in behind the ear): aim at the ear and
+                // let the occluder hide the tip rather than swinging the temple out like a wing.
+                if lean >= leanToEar + 0.69 { lean = leanToEar }
+                opening[k] = atanf(offset(SIMD3(hinge.x, hinge.y, ear.z), bow, lean).0 / max(earDistance, 1)) * 180 / .pi
+                for p in mesh.primitives.indices {
+                    var positions = mesh.primitives[p].positions
+                    var normals = mesh.primitives[p].normals
+                    for v in positions.indices {
+                        let q = positions[v]
+                        guard q.x * side > 0, q.z < start else { continue }
+                        positions[v] = bowed(q, bow, lean)
+                        // The surface turns with the centre line's local slope.
+                        let a = -side * atanf(offset(q, bow, lean).1)
+                        let n = normals[v], c = cosf(a), s = sinf(a)
+                        normals[v] = SIMD3<Float>(n.x * c + n.z * s, n.y, -n.x * s + n.z * c)
+                    }
+                    mesh.primitives[p].positions = positions
+                    mesh.primitives[p].normals = normals
+                }
+                ends.append(bowed(end, bow, lean))
+                bows[k] = bow
+                continue
+            }
             let d1 = smallest(from: towardsEar) { cutsTheHead($0, 0, sideFrom, pivotFaceZ) }
             // Second bend, where the temple meets the side of the head: back towards the ear,
             // unless that would cut the head further back.
@@ -187,6 +269,7 @@ public struct GlassesFit: Sendable {
         self.mesh = mesh
         templeOpeningDegrees = opening
         templeTiltDegrees = tilt
+        templeBowMM = bows
         bridge = faceFromGlasses.apply(regions.bridge)
         hinges = [faceFromGlasses.apply(regions.rightHinge), faceFromGlasses.apply(regions.leftHinge)]
         templeEnds = ends.map { faceFromGlasses.apply($0) }

@@ -14,6 +14,11 @@ import Rendering
 /// glasses' screen box, so the temples vanish behind the head and ears as it turns; then the
 /// glasses are shaded over the decoded camera image. The camera is the tracker's pinhole
 /// intrinsics (pixel-centre convention; lens distortion is not applied to the overlay).
+///
+/// Head width: a face narrower or wider than the mean head (`FaceAnchor.headWidthScale`, from the
+/// tracked jaw width) gets the occluder scaled sideways by that factor and the glasses refitted so
+/// their temples open to that head (`GlassesFit.forHeadWidth`; fits are cached per 2 % step, so a
+/// face costs a refit only when its estimate moves by a step). The frame itself keeps its size.
 /// Not thread-safe: one renderer per rendering thread.
 public final class TryOnRenderer {
     public let fit: GlassesFit
@@ -22,12 +27,39 @@ public final class TryOnRenderer {
     public let scene: SceneRenderer
     /// Draw the head occluder (off shows the temples through the head, for inspection).
     public var occlusion = true
+    /// Open the temples to each anchor's `headWidthScale` (off by default: with an unknown camera the
+    /// jaw-width estimate is biased by the assumed field of view — 1.08–1.23 on the dev clips at 60°,
+    /// 1.00–1.11 at 30° — so it is not yet a measurement of the head).
+    public var followsHeadWidth = false
+
+    /// Refitted glasses per head-width step (`widthStep`), built on first use.
+    private var widthFits: [Int: RenderableMesh] = [:]
+    private var widthTransforms: [Int: Transform3D] = [:]
+    /// Head-width steps (fraction of the mean head) between refits, and the range followed: only
+    /// narrower heads — refitted to a wider head, a wide frame's inward-curving temple tips cannot
+    /// clear it and the temples swing out (Khronos at 110 %: 147 mm), so wider faces keep the mean fit.
+    public static let widthStep = 0.02
+    public static let widthRange = 0.8...1.0
 
     public init(fit: GlassesFit, occluderMesh: Mesh = HeadOccluder.mesh()) {
         self.fit = fit
         glasses = RenderableMesh(fit.mesh)
         occluder = RenderableMesh(occluderMesh)
         scene = SceneRenderer()
+    }
+
+    /// The glasses mesh and face-from-glasses placement for a head `scale` times the fit's width.
+    public func glasses(forHeadWidth scale: Double) -> (mesh: RenderableMesh, faceFromGlasses: Transform3D, scale: Double) {
+        let clamped = min(max(scale.isFinite ? scale : 1, Self.widthRange.lowerBound), Self.widthRange.upperBound)
+        let key = Int(((clamped - 1) / Self.widthStep).rounded())
+        if key == 0 { return (glasses, fit.faceFromGlasses, 1) }
+        let quantized = 1 + Double(key) * Self.widthStep
+        if let mesh = widthFits[key], let t = widthTransforms[key] { return (mesh, t, quantized) }
+        let refit = fit.forHeadWidth(scale: quantized)
+        let mesh = RenderableMesh(refit.mesh)
+        widthFits[key] = mesh
+        widthTransforms[key] = refit.faceFromGlasses
+        return (mesh, refit.faceFromGlasses, quantized)
     }
 
     /// The rasteriser's camera for the tracker's intrinsics.
@@ -50,25 +82,33 @@ public final class TryOnRenderer {
         Self.transform(cameraFromFace) * fit.faceFromGlasses
     }
 
-    /// Renders the glasses on each face pose into `image` (whose size the intrinsics describe).
-    public func render(cameraFromFace poses: [RigidTransform], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
+    /// Renders the glasses on each face pose into `image` (whose size the intrinsics describe);
+    /// `headWidthScales` (one per pose, default 1) widen or narrow the head (see the type's notes).
+    public func render(cameraFromFace poses: [RigidTransform], headWidthScales: [Double]? = nil, intrinsics: CameraIntrinsics,
+                       into image: inout RGBImage) {
         var camera = Self.camera(intrinsics)
         camera.width = image.width
         camera.height = image.height
         scene.beginFrame(width: image.width, height: image.height)
         defer { scene.scissor = nil }
-        for pose in poses {
+        for (i, pose) in poses.enumerated() {
             let face = Self.transform(pose)
-            let modelView = face * fit.faceFromGlasses
-            guard let box = scene.screenBounds(of: glasses, modelToWorld: modelView, camera: camera) else { continue }
+            let (mesh, faceFromGlasses, scale) = glasses(forHeadWidth: headWidthScales.map { i < $0.count ? $0[i] : 1 } ?? 1)
+            let modelView = face * faceFromGlasses
+            guard let box = scene.screenBounds(of: mesh, modelToWorld: modelView, camera: camera) else { continue }
             scene.scissor = box
-            if occlusion { scene.drawOccluder(occluder, modelToWorld: face, camera: camera, into: &image) }
-            scene.draw(glasses, modelToWorld: modelView, camera: camera, into: &image)
+            if occlusion {
+                let head = scale == 1 ? face : face * Transform3D(columns: SIMD3(Float(scale), 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
+                scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image)
+            }
+            scene.draw(mesh, modelToWorld: modelView, camera: camera, into: &image)
         }
     }
 
-    /// Renders the glasses on every anchor that is not lost.
+    /// Renders the glasses on every anchor that is not lost, each at its observed head width.
     public func render(_ anchors: [FaceAnchor], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
-        render(cameraFromFace: anchors.filter { $0.state != .lost }.map(\.cameraFromFace), intrinsics: intrinsics, into: &image)
+        let shown = anchors.filter { $0.state != .lost }
+        render(cameraFromFace: shown.map(\.cameraFromFace), headWidthScales: followsHeadWidth ? shown.map(\.headWidthScale) : nil,
+               intrinsics: intrinsics, into: &image)
     }
 }

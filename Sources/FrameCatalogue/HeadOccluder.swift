@@ -5,15 +5,18 @@ import Meshes
 /// midway between the pupils, +x towards the subject's left, +y down, +z into the head), so the
 /// tracker's `cameraFromFace` pose places it directly.
 ///
-/// Shape (adult averages, Farkas 1994 via `FaceModel.Anthropometry`): the cranium is a
-/// superellipsoid (exponent 8 horizontally: flat sides, rounded corners; 2.5 vertically), tapered
-/// to 93 % of its breadth (131 mm) at the eyes, widening to the full breadth 80 mm back, so that
-/// straight temples leaving hinges just outside the face stay visible from the front;
-/// 2·`halfBreadth` wide — 141 mm, just inside the 145 mm ear breadth so temples opened to the head
-/// width stay visible from the front — 200 mm long from the eye plane (front at z = −6, behind a
-/// lens 12 mm ahead of the cornea) and 230 mm tall, centred 15 mm above the eye line; each ear is
-/// an ellipsoid 60 mm tall, 30 mm long and 14 mm thick whose top (otobasion superius) is 5 mm
-/// above the eye line and 90 mm behind the eye corners. The nose and the neck are not modelled.
+/// Shape (adult averages, Farkas 1994 via `FaceModel.Anthropometry`): a superellipsoid (exponent 8
+/// horizontally: flat sides; 2.5 vertically) 2·`halfBreadth` = 141 mm wide — just inside the 145 mm
+/// ear breadth, so temples opened to the head width stay visible from the front — 200 mm long from
+/// the eye plane (front at z = −6, behind a lens 12 mm ahead of the cornea) and 230 mm tall, centred
+/// 15 mm above the eye line, whose breadth is then shaped like a head (`breadthFactor`):
+/// - in plan, the front is rounded: 72 % of the breadth (101 mm) at the front, 85 % level with the
+///   outer eye corners, the full breadth from 40 mm behind the front (the temporal region and the
+///   cranium), so a temple leaving a hinge beside the eye is not cut by a square corner on turns;
+/// - below the eyes the face narrows: full breadth down to 15 mm below the eye line, 80 % at the
+///   mouth (≈ bigonial over bitragion breadth, 100–110 mm vs 140 mm) and below.
+/// Each ear is an ellipsoid 60 mm tall, 30 mm long and 14 mm thick whose top (otobasion superius)
+/// is 5 mm above the eye line and 90 mm behind the eye corners. The nose and the neck are not modelled.
 public enum HeadOccluder {
     public static let halfBreadth: Float = 70.5
     public static let frontZ: Float = -6
@@ -21,19 +24,29 @@ public enum HeadOccluder {
     public static let heightMM: Float = 230
     public static let earTopY: Float = -5
     public static let earCentreZ: Float = 92
-    /// Breadth at and in front of the eye plane as a fraction of the full breadth.
-    public static let frontTaper: Float = 0.93
+    /// Breadth at the front (z = `frontZ`) as a fraction of the full breadth.
+    public static let frontTaper: Float = 0.72
+    /// Depth behind the front over which the plan section widens to the full breadth (mm).
+    public static let frontRounding: Float = 40
+    /// Breadth at and below the mouth as a fraction of the full breadth.
+    public static let jawTaper: Float = 0.8
+
+    /// The head's breadth at height `y` and depth `z` (face frame, mm) as a fraction of `2·halfBreadth`.
+    public static func breadthFactor(y: Float, z: Float) -> Float {
+        let t = min(max((z - frontZ) / frontRounding, 0), 1)
+        let plan = frontTaper + (1 - frontTaper) * (1 - (1 - t) * (1 - t))
+        let u = min(max((y - 15) / 60, 0), 1)
+        let jaw = 1 - (1 - jawTaper) * u * u * (3 - 2 * u)
+        return plan * jaw
+    }
 
     public static func mesh(rings: Int = 24, segments: Int = 48) -> Mesh {
         var head = MeshBuilder()
         let centre = SIMD3<Float>(0, -15, frontZ + lengthMM / 2)
         let radii = SIMD3<Float>(halfBreadth, heightMM / 2, lengthMM / 2)
         superellipsoid(&head, centre: centre, radii: radii, horizontalExponent: 8, verticalExponent: 2.5, rings: rings, segments: segments)
-        // Narrower at the front: 93 % of the breadth up to the eye plane, full breadth from 80 mm back,
-        // so straight temples from hinges just outside the face stay outside the head.
         for i in head.positions.indices {
-            let t = min(max(head.positions[i].z / 80, 0), 1)
-            let f = frontTaper + (1 - frontTaper) * t
+            let f = breadthFactor(y: head.positions[i].y, z: head.positions[i].z)
             head.positions[i].x *= f
             head.normals[i].x /= f
             head.normals[i] = simdNormalize(head.normals[i])
