@@ -19,6 +19,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // C adapters: each wraps one system library behind a small longjmp-free, non-variadic surface.
@@ -64,6 +68,8 @@ let package = Package(
         .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
+        // Live preview in the browser: MJPEG stream, status, frame switching over Hummingbird 2.
+        .target(name: "PreviewServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")], swiftSettings: optimized),
 
         // Composition.
         .executableTarget(
@@ -72,7 +78,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -97,6 +103,7 @@ let package = Package(
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
