@@ -5,6 +5,7 @@ import Foundation
 import Geometry
 import Media
 import Pipeline
+import PreviewServer
 
 /// `lorgnette live`: the try-on — capture → track → render the chosen frame on every face →
 /// encode → sink.
@@ -20,6 +21,11 @@ struct LiveCommand: ParsableCommand {
             The glasses are fitted to the metric mean face (lens plane 12 mm in front of the cornea, \
             temples opened to the head width), follow the tracked 3D head pose and are hidden behind a \
             head occluder. Ctrl-C stops and finishes the output file.
+            --http HOST:PORT (e.g. 127.0.0.1:8080; port 0 = any free port, the URL is printed on stderr) \
+            also serves the try-on in a browser: the page at /, the MJPEG stream at /stream.mjpg, /status \
+            as JSON and POST /frame to switch glasses. With --http no file is written unless -o is given, \
+            and without --frames/--seconds a file or demo input plays at its frame rate and starts again \
+            at its end, so the preview runs until Ctrl-C.
             """
     )
 
@@ -32,8 +38,14 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Glasses: catalogue frame id[:variant] or a .gltf/.glb/.obj model file.")
     var frame: String?
 
-    @Option(name: [.short, .long], help: "Output video: .avi or .mjpeg.")
-    var output = "live.avi"
+    @Option(name: [.short, .long], help: "Output video: .avi or .mjpeg (default live.avi; none with --http).")
+    var output: String?
+
+    @Option(help: "Serve the live preview in a browser on HOST:PORT (loopback when only :PORT or PORT is given).")
+    var http: String?
+
+    @Option(name: .customLong("http-clients"), help: "Most MJPEG stream viewers at once with --http (the next gets 503).")
+    var httpClients = 8
 
     @Option(help: "Stop after N frames.")
     var frames: Int?
@@ -67,9 +79,13 @@ struct LiveCommand: ParsableCommand {
         if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
         if let frameWidth, !(frameWidth > 10 && frameWidth < 1000) { throw ValidationError("--frame-width must be 10...1000 mm") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
-        if !MediaFactory.hasExtension(output, ["avi", "mjpeg", "mjpg"]) {
-            throw ValidationError("--output must be a .avi or .mjpeg file, got '\(output)'")
+        if let outputPath, !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
+            throw ValidationError("--output must be a .avi or .mjpeg file, got '\(outputPath)'")
         }
+        if let http {
+            do { _ = try PreviewConfiguration.parse(http) } catch let e as PreviewError { throw ValidationError("--http: \(e)") }
+        }
+        if !(1...256).contains(httpClients) { throw ValidationError("--http-clients must be in 1...256") }
         do { _ = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems) } catch let e as OverlayError {
             throw ValidationError(e.description)
         }
@@ -91,12 +107,17 @@ struct LiveCommand: ParsableCommand {
             let (w, h) = try RecordCommand.parseSize(size)
             return (try V4L2Camera(path: device, request: CaptureRequest(width: w, height: h, framesPerSecond: 30)), device)
         }
-        if let input { return (try MediaFactory.openSource(input).source, input) }
+        if let input { return (try servedSource { try MediaFactory.openSource(input).source }, input) }
         if FileManager.default.fileExists(atPath: "/dev/video0"),
            let camera = try? V4L2Camera(path: "/dev/video0", request: CaptureRequest(width: 640, height: 480, framesPerSecond: 30)) {
             return (camera, "/dev/video0")
         }
-        return (try MediaFactory.openSource("demo").source, "demo")
+        return (try servedSource { try MediaFactory.openSource("demo").source }, "demo")
+    }
+
+    /// With --http and no --frames/--seconds, a file or the demo plays in real time and loops (a kiosk).
+    private func servedSource(_ open: @escaping () throws -> FrameSource) throws -> FrameSource {
+        http != nil && frames == nil && seconds == nil ? try KioskSource(paced: true, open: open) : try open()
     }
 
     private func live() throws {
@@ -112,6 +133,11 @@ struct LiveCommand: ParsableCommand {
         configuration.jpegQuality = quality
         let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
 
+        let preview = try http.map {
+            try LivePreview(address: $0, maxClients: httpClients, pipeline: pipeline, frameWidthOverrideMM: frameWidth)
+        }
+        defer { preview?.stop() }
+        if let preview { printError("live: preview at \(preview.url)") }
         let (source, sourceName) = try openInput()
         defer { source.close() }
         let fit = glasses.fit, canonical = glasses.canonical
@@ -131,11 +157,12 @@ struct LiveCommand: ParsableCommand {
             let output = try pipeline.process(frame)
             if let seconds, output.time >= seconds { break }
             if !output.anchors.isEmpty { withFace += 1 }
-            if sink == nil {
-                sink = try MediaFactory.makeSink(self.output, framesPerSecond: source.info.framesPerSecond ?? 30,
+            preview?.publish(output, pipeline: pipeline)
+            if sink == nil, let outputPath {
+                sink = try MediaFactory.makeSink(outputPath, framesPerSecond: source.info.framesPerSecond ?? 30,
                                                  followTimestamps: device != nil || sourceName.hasPrefix("/dev/"))
             }
-            try sink!.write(jpeg: output.jpeg, timestampSeconds: output.time)
+            try sink?.write(jpeg: output.jpeg, timestampSeconds: output.time)
             index += 1
         }
         try sink?.finish()
@@ -143,9 +170,12 @@ struct LiveCommand: ParsableCommand {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
         print(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> %@",
                      index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0,
-                     sink == nil ? "no output (no frames)" : self.output))
+                     sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath ?? ""))
         if Interrupt.requested { throw ExitCode(130) }
     }
+
+    /// The video file written: `--output`, else live.avi unless the preview is served.
+    private var outputPath: String? { output ?? (http == nil ? "live.avi" : nil) }
 
     /// The items `--overlay` accepts.
     static let overlayItems = ["landmarks", "pose", "metrics", "fps"]

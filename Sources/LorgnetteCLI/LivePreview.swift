@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import FaceTracking
+import JPEGCodec
+import Media
+import Meshes
+import Pipeline
+import PreviewServer
+import Rendering
+
+/// `live --http`: the preview server composed with the try-on pipeline. The capture loop calls
+/// `publish` once per frame (never waits on the network); the server's handlers call into
+/// `LivePreviewControl` to list, render and switch frames.
+final class LivePreview {
+    let server: PreviewServer
+    let url: String
+
+    /// Starts serving on `address` (`HOST:PORT`, port 0 = any free port).
+    init(address: String, maxClients: Int, pipeline: TryOnPipeline, frameWidthOverrideMM: Float?) throws {
+        let (host, port) = try PreviewConfiguration.parse(address)
+        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidthOverrideMM)
+        let control = LivePreviewControl(library: library, pipeline: pipeline)
+        server = PreviewServer(configuration: PreviewConfiguration(host: host, port: port, maxStreamClients: maxClients), control: control)
+        let bound = try server.startBlocking()
+        url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/"
+    }
+
+    func publish(_ output: PipelineOutput, pipeline: TryOnPipeline) {
+        let faces = output.anchors.map { a in
+            EngineState.Face(id: a.id, state: "\(a.state)", pitch: a.rotationDegrees.x, yaw: a.rotationDegrees.y,
+                             roll: a.rotationDegrees.z, distanceMM: a.translationMM.z)
+        }
+        let state = EngineState(frameIndex: output.index, time: output.time, width: output.width, height: output.height,
+                                fps: pipeline.recentFramesPerSecond, latencyMs: output.timings.total * 1000,
+                                stagesMs: output.timings.stages.map { .init(name: $0.name, ms: $0.seconds * 1000) },
+                                glasses: output.glassesName, selectedGlasses: pipeline.glassesName,
+                                tracking: .init(faces: faces))
+        server.publish(jpeg: output.jpeg, state: state)
+    }
+
+    func stop() { server.stop() }
+}
+
+/// The catalogue, thumbnails and frame switching over the pipeline. `GlassesLibrary` and the
+/// renderer are not thread-safe, so requests take turns on one lock (thumbnails are cached by the
+/// server, switching is rare).
+final class LivePreviewControl: PreviewControl, @unchecked Sendable {
+    let frames: [PreviewFrame]
+    private let library: GlassesLibrary
+    private let pipeline: TryOnPipeline
+    private let lock = NSLock()
+    private let renderer = SceneRenderer()
+    static let thumbnailSize = (width: 304, height: 152)
+
+    init(library: GlassesLibrary, pipeline: TryOnPipeline) {
+        self.library = library
+        self.pipeline = pipeline
+        frames = (library.catalogue?.entries ?? []).map { entry in
+            PreviewFrame(id: entry.id, name: entry.name, size: entry.size,
+                         variants: entry.variants.map { .init(id: $0.id, name: $0.name, color: $0.frameColor) })
+        }
+    }
+
+    /// The frame three-quarters on (25° yaw) on the viewer's neutral backdrop, as a JPEG.
+    func thumbnail(_ spec: String) throws -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let glasses = try library.load(spec)
+        guard let bounds = glasses.canonical.mesh.bounds else { throw PipelineError("\(spec): model is empty") }
+        let (w, h) = Self.thumbnailSize
+        let turntable = Turntable(bounds: bounds, width: w, height: h)
+        var image = Turntable.backdrop(width: w, height: h)
+        renderer.beginFrame(width: w, height: h)
+        renderer.draw(RenderableMesh(glasses.canonical.mesh), modelToWorld: .identity,
+                      camera: turntable.camera(yawDegrees: 25, width: w, height: h), into: &image)
+        return try TurboJPEGEncoder().encode(image, quality: 90)
+    }
+
+    func select(_ spec: String) throws {
+        let glasses: FittedGlasses
+        lock.lock()
+        do { glasses = try library.load(spec) } catch { lock.unlock(); throw error }
+        lock.unlock()
+        pipeline.selectGlasses(glasses)
+    }
+}
+
+/// What a kiosk expects of a file or demo input while the preview is served: played at its own
+/// frame rate (not as fast as the CPU allows) and started again at its end, with timestamps that
+/// keep increasing so tracking and smoothing see one continuous clip. Cameras pass through.
+final class KioskSource: FrameSource {
+    private let open: () throws -> FrameSource
+    private var source: FrameSource
+    private let paced: Bool
+    private let interval: Double
+    private var offset = 0.0
+    private var lastTimestamp = 0.0
+    private var sequence = 0
+    private var nextDue: UInt64 = 0
+    private(set) var loops = 0
+
+    init(paced: Bool, open: @escaping () throws -> FrameSource) throws {
+        self.open = open
+        self.paced = paced
+        source = try open()
+        interval = 1 / max(1, source.info.framesPerSecond ?? 30)
+    }
+
+    var info: SourceInfo { source.info }
+    var issues: [String] { source.issues }
+    func close() { source.close() }
+
+    func nextFrame() throws -> Frame? {
+        var frame = try source.nextFrame()
+        if frame == nil {
+            source.close()
+            source = try open()
+            loops += 1
+            frame = try source.nextFrame()
+            if let first = frame { offset = lastTimestamp + interval - first.timestampSeconds }
+        }
+        guard var frame else { return nil }
+        frame.timestampSeconds += offset
+        frame.sequence = sequence
+        sequence += 1
+        lastTimestamp = frame.timestampSeconds
+        if paced { waitForDueTime() }
+        return frame
+    }
+
+    private func waitForDueTime() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if nextDue == 0 || now > nextDue + UInt64(5 * interval * 1e9) { nextDue = now }
+        if nextDue > now { usleep(useconds_t((nextDue - now) / 1000)) }
+        nextDue += UInt64(interval * 1e9)
+    }
+}
