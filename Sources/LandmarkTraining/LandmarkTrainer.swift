@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import FaceData
 import FaceDetection
 import Imaging
@@ -61,7 +62,7 @@ public final class LandmarkTrainer {
         let boxShape = Self.boxShape(faces: faces, mirror: false)
         let meanShape = Self.procrustesMean(faces.map(\.landmarks), start: boxShape, side: o.referenceSide)
         var cascade = LandmarkCascade(meanShape: meanShape, boxShape: boxShape, descriptor: o.descriptor,
-                                      referenceSide: o.referenceSide, stages: [])
+                                      referenceSide: o.referenceSide, stages: [], shapeFeatureScale: o.shapeFeatureScale)
 
         // Samples: fold-A (fitting) first, then fold-B (ridge selection), so each fold is a row range.
         var rng = SplitMix64(seed: o.seed)
@@ -75,12 +76,21 @@ public final class LandmarkTrainer {
         for (k, fi) in order.enumerated() {
             if k == foldStartFace { foldStart = sampleFace.count }
             let b = faces[fi].box
-            for _ in 0..<o.perturbations {
+            for p in 0..<o.perturbations {
+                let wide = p >= o.perturbations - o.widePerturbations
+                let spread: Float = wide ? 2 : 1
                 let side = (b.width + b.height) / 2
-                let s = side * (1 + o.scaleJitter * rng.symmetric())
-                let c = b.centre + SIMD2(rng.symmetric(), rng.symmetric()) * (o.centreJitter * side)
+                let s = side * (1 + spread * o.scaleJitter * rng.symmetric())
+                let c = b.centre + SIMD2(rng.symmetric(), rng.symmetric()) * (spread * o.centreJitter * side)
                 sampleFace.append(fi)
-                initial.append(cascade.initialShape(for: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s)))
+                var start = cascade.initialShape(for: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s))
+                let rotation = wide ? max(o.wideRotation, o.rotationJitter) : o.rotationJitter
+                if rotation > 0 {
+                    let angle = rotation * Float.pi / 180 * rng.symmetric()
+                    let r = SimilarityTransform(a: cos(angle), b: sin(angle), tx: 0, ty: 0)
+                    start = start.map { c + r.applyLinear($0 - c) }
+                }
+                initial.append(start)
             }
         }
         if foldStartFace == order.count { foldStart = sampleFace.count }

@@ -16,6 +16,16 @@ public struct LandmarkTrainingOptions: Sendable {
     /// Box jitter of the perturbed initialisations, as fractions of the box side (uniform ±).
     public var centreJitter: Float = 0.05
     public var scaleJitter: Float = 0.08
+    /// In-plane rotation of the perturbed initialisations about the box centre, degrees (uniform ±;
+    /// 0 = upright starts only, as from a detector box).
+    public var rotationJitter: Float = 0
+    /// How many of each face's perturbations are *wide*: twice the centre and scale jitter and rotated
+    /// by up to ±`wideRotation` degrees, so the early stages also learn to pull in the detector's
+    /// rare large box errors (its box-to-landmark error distribution is heavy-tailed).
+    public var widePerturbations = 0
+    public var wideRotation: Float = 15
+    /// Weight of the shape features (`LandmarkCascade.shapeFeatureScale`; 0 = descriptors only).
+    public var shapeFeatureScale: Float = 0
     /// Ridge strengths tried, as multiples of the Gram matrix's mean diagonal; chosen per stage on a
     /// held-out fold of the *training* faces.
     public var ridgeCandidates: [Float] = [0.01, 0.03, 0.1, 0.3, 1, 3, 10]

@@ -53,6 +53,26 @@ public struct CascadeStage: Sendable {
         let pr = paddedRank
         let blocks = pr / 8
         for i in 0..<pr { coefficients[i] = 0 }
+        if blocks <= 3 {
+            // Ranks up to 24 (the shipped models): the accumulators stay in registers.
+            paddedWeights.withUnsafeBufferPointer { wp in
+                let raw = UnsafeRawPointer(wp.baseAddress!)
+                let rowBytes = pr * 4
+                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
+                for f in 0..<featureCount {
+                    let x = features[f]
+                    if x == 0 { continue }
+                    let row = f * rowBytes
+                    a0 += x * raw.loadUnaligned(fromByteOffset: row, as: SIMD8<Float>.self)
+                    if blocks > 1 { a1 += x * raw.loadUnaligned(fromByteOffset: row + 32, as: SIMD8<Float>.self) }
+                    if blocks > 2 { a2 += x * raw.loadUnaligned(fromByteOffset: row + 64, as: SIMD8<Float>.self) }
+                }
+                let craw = UnsafeMutableRawPointer(coefficients)
+                craw.storeBytes(of: a0, toByteOffset: 0, as: SIMD8<Float>.self)
+                if blocks > 1 { craw.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self) }
+                if blocks > 2 { craw.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self) }
+            }
+        } else {
         paddedWeights.withUnsafeBufferPointer { wp in
             let raw = UnsafeRawPointer(wp.baseAddress!)
             let craw = UnsafeMutableRawPointer(coefficients)
@@ -68,6 +88,7 @@ public struct CascadeStage: Sendable {
                     craw.storeBytes(of: acc + x * raw.loadUnaligned(fromByteOffset: row + off, as: SIMD8<Float>.self), toByteOffset: off, as: SIMD8<Float>.self)
                 }
             }
+        }
         }
         for o in 0..<outputs { delta[o] = 0 }
         basis.withUnsafeBufferPointer { b in

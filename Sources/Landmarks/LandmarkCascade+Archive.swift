@@ -12,8 +12,9 @@ extension LandmarkCascade {
     /// The `ModelArchive` kind of landmark cascades.
     public static let archiveKind = "LMRK"
     /// Layout version written by this build; readers accept `supportedVersions`.
-    public static let archiveVersion = 1
-    public static let supportedVersions = 1...1
+    /// Version 2 added optional shape features (`shape_feature_scale`); version 1 files have none.
+    public static let archiveVersion = 2
+    public static let supportedVersions = 1...2
 
     /// Serialises the cascade. Regression weights are stored as `weightEncoding` (float16 by default:
     /// half the size of float32 with no measurable change in accuracy); shapes and bases as float32.
@@ -23,6 +24,7 @@ extension LandmarkCascade {
         meta["stages"] = String(stages.count)
         meta["descriptor"] = descriptor.text
         meta["reference_side"] = String(referenceSide)
+        meta["shape_feature_scale"] = String(shapeFeatureScale)
         meta["method"] = "SDM cascade (Xiong & De la Torre 2013) on SIFT-like patch descriptors"
         var tensors: [String: ModelArchive.Tensor] = [:]
         tensors["mean_shape"] = .init(shape: [landmarkCount, 2], values: meanShape.flatMap { [$0.x, $0.y] })
@@ -47,9 +49,14 @@ extension LandmarkCascade {
             guard t.shape == [n, 2], t.values.allSatisfy(\.isFinite) else { throw LandmarkModelError("landmark model: tensor '\(name)' is not \(n)x2 finite values") }
             return (0..<n).map { SIMD2(t.values[2 * $0], t.values[2 * $0 + 1]) }
         }
+        var shapeScale: Float = 0
+        if let text = m["shape_feature_scale"] {
+            guard let v = Float(text), v >= 0, v.isFinite else { throw LandmarkModelError("landmark model: bad 'shape_feature_scale' \(text)") }
+            shapeScale = v
+        }
         let mean = try points("mean_shape")
         let box = try points("box_shape")
-        let featureCount = n * spec.length + 1
+        let featureCount = n * spec.length + (shapeScale > 0 ? 2 * n : 0) + 1
         var stages: [CascadeStage] = []
         for k in 0..<stageCount {
             guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride.isFinite else {
@@ -68,7 +75,7 @@ extension LandmarkCascade {
             }
             stages.append(CascadeStage(stride: stride, featureCount: featureCount, rank: w.shape[1], weights: w.values, basis: b.values))
         }
-        self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, metadata: m)
+        self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, shapeFeatureScale: shapeScale, metadata: m)
     }
 
     /// Parses a model file's bytes (see `init(archive:)`).

@@ -16,6 +16,11 @@ struct PatchDescriptor {
     /// Per gradient sample (row-major over the g x g grid, padded to whole SIMD4 vectors):
     /// x/y differences, then gradient magnitude and continuous orientation-bin position.
     var gradX: [Float], gradY: [Float], lowerVote: [Float], upperVote: [Float]
+    /// Grid offsets (in grid steps from the patch centre) of the m x m samples, padded to whole SIMD4 groups.
+    private let offsetX: [Float], offsetY: [Float]
+    /// Per gradient sample: the padded-histogram offsets of its four cells (lo/lo, lo/hi, hi/lo, hi/hi as
+    /// y/x) and their spatial weights, so the 8-bin fast path does no index arithmetic per vote.
+    private let voteCell: [Int32], voteWeight: [Float]
 
     init(spec: DescriptorSpec) {
         self.spec = spec
@@ -30,7 +35,22 @@ struct PatchDescriptor {
             w.append(t)
         }
         cellLo = lo; cellHi = hi; cellW = w
-        samples = [Float](repeating: 0, count: spec.gridSide * spec.gridSide)
+        let m = spec.gridSide, half = Float(m - 1) / 2
+        let nm4 = (m * m + 3) / 4 * 4
+        var ox = [Float](repeating: 0, count: nm4), oy = ox
+        for l in 0..<m { for k in 0..<m { ox[l * m + k] = Float(k) - half; oy[l * m + k] = Float(l) - half } }
+        offsetX = ox; offsetY = oy
+        let pc = spec.cells + 2
+        var vc: [Int32] = [], vw: [Float] = []
+        for gy in 0..<g {
+            for gx in 0..<g {
+                let wyHi = w[gy], wyLo = 1 - wyHi, wxHi = w[gx], wxLo = 1 - wxHi
+                vc += [Int32(lo[gy] * pc + lo[gx]), Int32(lo[gy] * pc + hi[gx]), Int32(hi[gy] * pc + lo[gx]), Int32(hi[gy] * pc + hi[gx])].map { $0 * Int32(spec.bins) }
+                vw += [wyLo * wxLo, wyLo * wxHi, wyHi * wxLo, wyHi * wxHi]
+            }
+        }
+        voteCell = vc; voteWeight = vw
+        samples = [Float](repeating: 0, count: (spec.gridSide * spec.gridSide + 3) / 4 * 4)
         padded = [Float](repeating: 0, count: (spec.cells + 2) * (spec.cells + 2) * spec.bins)
         let n4 = (g * g + 3) / 4 * 4
         gradX = [Float](repeating: 0, count: n4); gradY = gradX
@@ -49,23 +69,42 @@ struct PatchDescriptor {
         let w = useHalf ? crop.width1 : crop.width, h = useHalf ? crop.height1 : crop.height
         let maxX = Float(w - 1) - 0.001, maxY = Float(h - 1) - 0.001
         let pixels = useHalf ? crop.level1 : crop.level0
+        // Bilinear samples four at a time: coordinates and weights in SIMD, the 16 pixel reads scalar.
+        let total = m * m
         pixels.withUnsafeBufferPointer { img in
+            offsetX.withUnsafeBufferPointer { ox in
+            offsetY.withUnsafeBufferPointer { oy in
             samples.withUnsafeMutableBufferPointer { s in
-                var idx = 0
-                for l in 0..<m {
-                    var p = c + ax * (-half) + ay * (Float(l) - half)
-                    for _ in 0..<m {
-                        let x = min(max(p.x, 0), maxX), y = min(max(p.y, 0), maxY)
-                        let xi = Int(x), yi = Int(y)
-                        let fx = x - Float(xi), fy = y - Float(yi)
-                        let o = yi * w + xi
-                        let top = img[o] + fx * (img[o + 1] - img[o])
-                        let bottom = img[o + w] + fx * (img[o + w + 1] - img[o + w])
-                        s[idx] = top + fy * (bottom - top)
-                        idx += 1
-                        p += ax
+                let rox = UnsafeRawPointer(ox.baseAddress!), roy = UnsafeRawPointer(oy.baseAddress!)
+                let rs = UnsafeMutableRawPointer(s.baseAddress!)
+                let cx = SIMD4<Float>(repeating: c.x), cy = SIMD4<Float>(repeating: c.y)
+                let axx = SIMD4<Float>(repeating: ax.x), axy = SIMD4<Float>(repeating: ax.y)
+                let ayx = SIMD4<Float>(repeating: ay.x), ayy = SIMD4<Float>(repeating: ay.y)
+                let zero = SIMD4<Float>(repeating: 0)
+                let hiX = SIMD4<Float>(repeating: maxX), hiY = SIMD4<Float>(repeating: maxY)
+                var q = 0
+                while q < total {
+                    let off = q * 4
+                    let u = rox.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
+                    let v = roy.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
+                    var x = cx + axx * u + ayx * v, y = cy + axy * u + ayy * v
+                    x.replace(with: zero, where: x .< zero); x.replace(with: hiX, where: x .> hiX)
+                    y.replace(with: zero, where: y .< zero); y.replace(with: hiY, where: y .> hiY)
+                    var p00 = zero, p01 = zero, p10 = zero, p11 = zero, fx = zero, fy = zero
+                    for lane in 0..<4 {
+                        let xl = x[lane], yl = y[lane]
+                        let xi = Int(xl), yi = Int(yl)
+                        fx[lane] = xl - Float(xi); fy[lane] = yl - Float(yi)
+                        let i = yi * w + xi
+                        p00[lane] = img[i]; p01[lane] = img[i + 1]
+                        p10[lane] = img[i + w]; p11[lane] = img[i + w + 1]
                     }
+                    let top = p00 + fx * (p01 - p00), bottom = p10 + fx * (p11 - p10)
+                    rs.storeBytes(of: top + fy * (bottom - top), toByteOffset: off, as: SIMD4<Float>.self)
+                    q += 4
                 }
+            }
+            }
             }
         }
         let bins = spec.bins, cells = spec.cells, length = spec.length
@@ -118,7 +157,30 @@ struct PatchDescriptor {
         // 3. Votes into the two nearest orientation bins of the four nearest cells.
         padded.withUnsafeMutableBufferPointer { hist in
             for i in 0..<hist.count { hist[i] = 0 }
-            do {
+            if bins == 8 {
+                // Cell offsets and spatial weights come from tables built once per layout.
+                lowerVote.withUnsafeBufferPointer { lv in
+                upperVote.withUnsafeBufferPointer { uv in
+                voteCell.withUnsafeBufferPointer { vc in
+                voteWeight.withUnsafeBufferPointer { vw in
+                    let h = hist.baseAddress!
+                    for q in 0..<count {
+                        let t = uv[q], mag = lv[q]
+                        var b0 = Int(t)
+                        let m1 = mag * (t - Float(b0)), m0 = mag - m1
+                        b0 &= 7
+                        let b1 = (b0 + 1) & 7
+                        let k = 4 * q
+                        for j in 0..<4 {
+                            let base = h + Int(vc[k + j]), ww = vw[k + j]
+                            base[b0] += m0 * ww; base[b1] += m1 * ww
+                        }
+                    }
+                }
+                }
+                }
+                }
+            } else {
             lowerVote.withUnsafeBufferPointer { lv in
             upperVote.withUnsafeBufferPointer { uv in
             cellLo.withUnsafeBufferPointer { lo in
@@ -168,13 +230,30 @@ struct PatchDescriptor {
 
     /// SIFT normalisation: unit L2, clip at 0.2, unit L2 again (robust to contrast and to a few strong edges).
     static func normalize(_ v: UnsafeMutablePointer<Float>, _ n: Int) {
-        var ss: Float = 0
-        for i in 0..<n { ss += v[i] * v[i] }
+        let raw = UnsafeMutableRawPointer(v)
+        let whole = n / 8 * 8
+        var acc = SIMD8<Float>()
+        for i in stride(from: 0, to: whole, by: 8) {
+            let x = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self); acc += x * x
+        }
+        var ss = acc.sum()
+        for i in whole..<n { ss += v[i] * v[i] }
         var inv = 1 / (ss.squareRoot() + 1e-3)
-        ss = 0
-        for i in 0..<n { let x = min(v[i] * inv, 0.2); v[i] = x; ss += x * x }
+        let clip = SIMD8<Float>(repeating: 0.2)
+        acc = SIMD8<Float>()
+        for i in stride(from: 0, to: whole, by: 8) {
+            var x = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * inv
+            x.replace(with: clip, where: x .> clip)
+            raw.storeBytes(of: x, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            acc += x * x
+        }
+        ss = acc.sum()
+        for i in whole..<n { let x = min(v[i] * inv, 0.2); v[i] = x; ss += x * x }
         inv = 1 / (ss.squareRoot() + 1e-6)
-        for i in 0..<n { v[i] *= inv }
+        for i in stride(from: 0, to: whole, by: 8) {
+            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * inv, toByteOffset: i * 4, as: SIMD8<Float>.self)
+        }
+        for i in whole..<n { v[i] *= inv }
     }
 }
 

@@ -49,6 +49,18 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("max-rank"), help: "Upper bound on each stage's rank (speed).")
     var maxRank = 24
 
+    @Option(name: .customLong("rotation-jitter"), help: "Rotate the perturbed initial shapes by up to ± this many degrees (0 = upright, as from a detector box).")
+    var rotationJitter: Float = 0
+
+    @Option(name: .customLong("wide-perturbations"), help: "How many of each face's perturbations use twice the centre/scale jitter and a rotation of up to ±--wide-rotation degrees.")
+    var widePerturbations = 0
+
+    @Option(name: .customLong("wide-rotation"), help: "Rotation range of the wide perturbations, degrees.")
+    var wideRotation: Float = 15
+
+    @Option(name: .customLong("shape-features"), help: "Weight of the shape features each stage also reads (the current shape's deviation from the mean shape; 0 = none).")
+    var shapeFeatures: Float = 0
+
     @Flag(name: .customLong("no-mirror"), help: "Do not add mirrored faces.")
     var noMirror = false
 
@@ -82,8 +94,8 @@ struct TrainLandmarksCommand: ParsableCommand {
         guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--strides must be positive numbers separated by commas")
         }
-        guard perturbations > 0, threads > 0, maxRank > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
-            throw ValidationError("--perturbations, --threads must be positive; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
+        guard perturbations > 0, threads > 0, (0...perturbations).contains(widePerturbations), wideRotation >= 0, wideRotation <= 45, rotationJitter >= 0, rotationJitter <= 45, shapeFeatures >= 0, shapeFeatures.isFinite, maxRank > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
+            throw ValidationError("--perturbations, --threads must be positive; --rotation-jitter, --wide-rotation 0...45; --wide-perturbations 0...perturbations; --shape-features ≥ 0; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
         }
         let weightEncoding: ModelArchive.Encoding
         switch encoding {
@@ -136,6 +148,10 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.mirror = !noMirror
         options.strides = strideValues
         options.descriptor = DescriptorSpec(cells: cells, cellSamples: cellSamples, bins: 8)
+        options.rotationJitter = rotationJitter
+        options.widePerturbations = widePerturbations
+        options.wideRotation = wideRotation
+        options.shapeFeatureScale = shapeFeatures
         options.rankEnergy = rankEnergy
         options.maxRank = maxRank
         options.threads = threads

@@ -25,7 +25,7 @@ func texturedImage(width: Int, height: Int) -> GrayImage {
 }
 
 /// A cascade with random weights over a simple 68-point mean shape (for format and geometry tests).
-func randomCascade(stages: Int = 2, cells: Int = 2, seed: UInt64 = 3) -> LandmarkCascade {
+func randomCascade(stages: Int = 2, cells: Int = 2, seed: UInt64 = 3, shapeFeatureScale: Float = 0) -> LandmarkCascade {
     var state = seed
     func next() -> Float { state = state &* 6364136223846793005 &+ 1442695040888963407; return Float(state >> 40) / Float(1 << 24) - 0.5 }
     let mean = (0..<68).map { i -> SIMD2<Float> in
@@ -34,12 +34,12 @@ func randomCascade(stages: Int = 2, cells: Int = 2, seed: UInt64 = 3) -> Landmar
     }
     let box = mean.map { $0 / 96 }
     let spec = DescriptorSpec(cells: cells, cellSamples: 4, bins: 8)
-    let f = 68 * spec.length + 1
+    let f = 68 * spec.length + (shapeFeatureScale > 0 ? 136 : 0) + 1
     let st = (0..<stages).map { k -> CascadeStage in
         let rank = 8 + k
         let w = (0..<(f * rank)).map { _ in next() * 0.02 }
         let b = (0..<(rank * 136)).map { _ in next() * 0.5 }
         return CascadeStage(stride: 2 - Float(k) * 0.5, featureCount: f, rank: rank, weights: w, basis: b)
     }
-    return LandmarkCascade(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: 96, stages: st)
+    return LandmarkCascade(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: 96, stages: st, shapeFeatureScale: shapeFeatureScale)
 }
