@@ -131,6 +131,7 @@ struct LiveCommand: ParsableCommand {
         configuration.occlusion = !noOcclusion
         configuration.overlay = items
         configuration.jpegQuality = quality
+        configuration.measureFaces = http != nil
         let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
 
         let preview = try http.map {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FaceTracking
+import FacialMetrics
 import JPEGCodec
 import Media
 import Meshes
@@ -34,11 +35,17 @@ final class LivePreview {
                                 fps: pipeline.recentFramesPerSecond, latencyMs: output.timings.total * 1000,
                                 stagesMs: output.timings.stages.map { .init(name: $0.name, ms: $0.seconds * 1000) },
                                 glasses: output.glassesName, selectedGlasses: pipeline.glassesName,
-                                tracking: .init(faces: faces))
+                                tracking: .init(faces: faces), metrics: output.measurement.map(Self.metrics))
         server.publish(jpeg: output.jpeg, state: state)
     }
 
     func stop() { server.stop() }
+
+    static func metrics(_ m: MeasurementReport) -> EngineState.Metrics {
+        EngineState.Metrics(pdMM: m.pdFar.value, pdUncertaintyMM: m.pdFar.plusMinus, nearPdMM: m.pd.value,
+                            templeWidthMM: m.templeWidth.value, recommendedSize: m.frameSize?.code,
+                            sizeLabel: m.frameSize?.label, framesUsed: m.framesUsed)
+    }
 }
 
 /// The catalogue, thumbnails and frame switching over the pipeline. `GlassesLibrary` and the
@@ -61,18 +68,21 @@ final class LivePreviewControl: PreviewControl, @unchecked Sendable {
         }
     }
 
-    /// The frame three-quarters on (25° yaw) on the viewer's neutral backdrop, as a JPEG.
+    /// The frame a little from the side (20° yaw) on the viewer's neutral backdrop, as a JPEG. The
+    /// turntable fits the whole bounding sphere (temples included) into the short side; the front is
+    /// what a shopper compares, so the camera moves in until the front fills the wide thumbnail.
     func thumbnail(_ spec: String) throws -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
         let glasses = try library.load(spec)
         guard let bounds = glasses.canonical.mesh.bounds else { throw PipelineError("\(spec): model is empty") }
         let (w, h) = Self.thumbnailSize
-        let turntable = Turntable(bounds: bounds, width: w, height: h)
+        var turntable = Turntable(bounds: bounds, width: w, height: h)
+        turntable.distance *= 0.6
         var image = Turntable.backdrop(width: w, height: h)
         renderer.beginFrame(width: w, height: h)
         renderer.draw(RenderableMesh(glasses.canonical.mesh), modelToWorld: .identity,
-                      camera: turntable.camera(yawDegrees: 25, width: w, height: h), into: &image)
+                      camera: turntable.camera(yawDegrees: 20, width: w, height: h), into: &image)
         return try TurboJPEGEncoder().encode(image, quality: 90)
     }
 

@@ -13,6 +13,9 @@ public struct PipelineConfiguration: Sendable {
     public var jpegQuality = 85
     /// The whole try-on, or tracking only (see `PipelineMode`).
     public var mode = PipelineMode.tryOn
+    /// Measure the largest face on every frame (PD, temple width, frame size) into
+    /// `PipelineOutput.measurement`, also without the metrics overlay (the HTTP preview's panel).
+    public var measureFaces = false
 
     public init() {}
 }

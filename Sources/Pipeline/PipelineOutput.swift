@@ -1,4 +1,5 @@
 import FaceTracking
+import FacialMetrics
 import Geometry
 
 /// What the pipeline made of one input frame.
@@ -20,4 +21,7 @@ public struct PipelineOutput: Sendable {
     /// Catalogue id or file name of the glasses drawn on this frame.
     public var glassesName: String
     public var timings: StageTimings
+    /// The largest face's rolling measurement (iris scale, last 60 accepted frames) when the
+    /// configuration measures faces or overlays metrics; nil before enough frames passed the gate.
+    public var measurement: MeasurementReport? = nil
 }

@@ -109,6 +109,9 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         let tracker = tracker!
         let anchors = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0).filter { $0.state != .lost }
+        // Measuring is face analysis, so its time counts as tracking.
+        let measured = !trackingOnly && (configuration.measureFaces || configuration.overlay.metrics)
+            ? measure(anchors, camera: tracker.camera) : nil
         timings.track = Self.lap(&clock)
 
         var jpeg: [UInt8] = []
@@ -118,7 +121,7 @@ public final class TryOnPipeline: @unchecked Sendable {
 
             if !configuration.overlay.isEmpty {
                 FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
-                if configuration.overlay.metrics { drawFitSummary(anchors); drawMetrics(anchors, camera: tracker.camera) }
+                if configuration.overlay.metrics { drawFitSummary(anchors); drawMetrics(measured) }
                 if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
             }
             timings.annotate = Self.lap(&clock)
@@ -135,7 +138,7 @@ public final class TryOnPipeline: @unchecked Sendable {
         defer { index += 1 }
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
                               anchors: anchors, jpeg: jpeg, width: gray.width, height: gray.height,
-                              camera: tracker.camera, glassesName: glasses.name, timings: timings)
+                              camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report)
     }
 
     /// Per face: id, head angles, distance and the fitted frame's width, under the face box.
@@ -149,16 +152,22 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
     }
 
-    /// PD and temple width (iris scale, last 60 accepted frames, ± ≈ 95 %) of the largest face, top left.
-    private func drawMetrics(_ anchors: [FaceAnchor], camera: CameraIntrinsics) {
-        guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else { return }
+    /// The largest face's rolling measurement (iris scale, last 60 accepted frames) and this frame's gate result.
+    private func measure(_ anchors: [FaceAnchor], camera: CameraIntrinsics) -> (report: MeasurementReport?, frame: FrameResult)? {
+        guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else { return nil }
         if metricsSession == nil {
             metricsSession = MeasurementSession(face: face, camera: camera, method: .iris)
             metricsSession!.window = 60
         }
         let r = metricsSession!.process(gray, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
+        return (metricsSession!.report(), r)
+    }
+
+    /// PD and temple width (iris scale, last 60 accepted frames, ± ≈ 95 %) of the largest face, top left.
+    private func drawMetrics(_ measured: (report: MeasurementReport?, frame: FrameResult)?) {
+        guard let (report, r) = measured else { return }
         let text: String
-        if let m = metricsSession!.report() {
+        if let m = report {
             text = String(format: "PD %.1f +/- %.1f mm (far %.1f)  temple %.0f +/- %.0f mm  n=%d", m.pd.value, m.pd.plusMinus,
                           m.pdFar.value, m.templeWidth.value, m.templeWidth.plusMinus, m.framesUsed)
                 + (r.accepted ? "" : "  (" + (r.rejections.first?.rawValue ?? "") + ")")

@@ -75,37 +75,47 @@ public struct EngineState: Sendable, Codable, Equatable {
         }
     }
 
-    /// Facial measurements of the first face, in millimetres, and the frame size they recommend.
+    /// Facial measurements of the largest face (rolling, over the frames that passed the
+    /// measurement gate), in millimetres, and the frame size they recommend.
     public struct Metrics: Sendable, Codable, Equatable {
-        /// Far (distance) pupillary distance.
+        /// Distance (far) pupillary distance, the one spectacles are made for.
         public var pdMM: Double?
-        /// One standard deviation of `pdMM`, when the measurer gives one.
+        /// Half width of the ≈ 95 % band of `pdMM`.
         public var pdUncertaintyMM: Double?
+        /// Binocular PD as measured, at the camera distance (near).
+        public var nearPdMM: Double?
         public var templeWidthMM: Double?
-        /// Recommended frame size, e.g. "50□20-145".
+        /// Recommended frame size as marked on a temple (ISO 8624), e.g. "50□20-145".
         public var recommendedSize: String?
         /// Size class, e.g. "M".
         public var sizeLabel: String?
-        public init(pdMM: Double? = nil, pdUncertaintyMM: Double? = nil, templeWidthMM: Double? = nil,
-                    recommendedSize: String? = nil, sizeLabel: String? = nil) {
+        /// Frames the measurement aggregates.
+        public var framesUsed: Int?
+        public init(pdMM: Double? = nil, pdUncertaintyMM: Double? = nil, nearPdMM: Double? = nil, templeWidthMM: Double? = nil,
+                    recommendedSize: String? = nil, sizeLabel: String? = nil, framesUsed: Int? = nil) {
             self.pdMM = pdMM
             self.pdUncertaintyMM = pdUncertaintyMM
+            self.nearPdMM = nearPdMM
             self.templeWidthMM = templeWidthMM
             self.recommendedSize = recommendedSize
             self.sizeLabel = sizeLabel
+            self.framesUsed = framesUsed
         }
     }
 
-    /// The scene light estimated from the face: ambient level and one directional light
-    /// (unit direction towards the light, camera frame), linear RGB colours.
+    /// The scene light estimated from the face (ARKit-style): ambient intensity (about 1000 for
+    /// neutral light) and colour temperature (kelvin), and the primary light's direction (unit
+    /// vector towards the light, camera frame: x right, y down, z forward) and intensity.
     public struct Light: Sendable, Codable, Equatable {
-        public var ambient: [Double]
-        public var direction: [Double]?
-        public var color: [Double]?
-        public init(ambient: [Double], direction: [Double]? = nil, color: [Double]? = nil) {
-            self.ambient = ambient
-            self.direction = direction
-            self.color = color
+        public var ambientIntensity: Double
+        public var colorTemperatureK: Double?
+        public var towardsLight: [Double]?
+        public var primaryIntensity: Double?
+        public init(ambientIntensity: Double, colorTemperatureK: Double? = nil, towardsLight: [Double]? = nil, primaryIntensity: Double? = nil) {
+            self.ambientIntensity = ambientIntensity
+            self.colorTemperatureK = colorTemperatureK
+            self.towardsLight = towardsLight
+            self.primaryIntensity = primaryIntensity
         }
     }
 }

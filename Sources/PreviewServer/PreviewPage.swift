@@ -52,6 +52,7 @@ public enum PreviewPage {
       <dt>PD</dt><dd id="pd">–</dd>
       <dt>Temple width</dt><dd id="temple">–</dd>
       <dt>Recommended size</dt><dd id="size">–</dd>
+      <dt>Based on</dt><dd id="based">–</dd>
     </dl>
     <h2>Engine</h2>
     <dl>
@@ -149,7 +150,8 @@ async function refreshStatus() {
     $("pd").textContent = fmt(m.pdMM, 1, " mm") + (typeof m.pdUncertaintyMM === "number" ? " ± " + m.pdUncertaintyMM.toFixed(1) : "");
     $("temple").textContent = fmt(m.templeWidthMM, 0, " mm");
     $("size").textContent = m.recommendedSize ? (m.recommendedSize + (m.sizeLabel ? " (" + m.sizeLabel + ")" : "")) : "–";
-    $("light").textContent = s.light && s.light.ambient ? ("ambient " + s.light.ambient.map((c) => c.toFixed(2)).join(" ")) : "–";
+    $("based").textContent = typeof m.framesUsed === "number" ? m.framesUsed + " frames" : "measuring…";
+    $("light").textContent = s.light ? (fmt(s.light.ambientIntensity, 0, "") + (typeof s.light.colorTemperatureK === "number" ? " · " + s.light.colorTemperatureK.toFixed(0) + " K" : "")) : "–";
     $("clients").textContent = s.stream ? (s.stream.clients.length + " / " + s.stream.maxClients) : "–";
     if (s.selectedGlasses && s.selectedGlasses !== selected) markSelected(s.selectedGlasses);
   } catch (e) { $("state").textContent = "engine unreachable"; }

@@ -165,6 +165,9 @@ public final class PreviewServer: Sendable {
     }
 
     private static let maxChoiceBytes = 4096
+    /// Bodies up to this size are read in full before a 413, so the client reliably gets the answer
+    /// (closing on unread data would reset the connection and could drop the response).
+    private static let drainedBodyBytes = 65536
 
     private func selectFrame(_ request: Request) async throws -> Response {
         if let type = request.headers[.contentType], !type.lowercased().contains("json") {
@@ -173,8 +176,11 @@ public final class PreviewServer: Sendable {
         var request = request
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: Self.maxChoiceBytes)
+            body = try await request.collectBody(upTo: Self.drainedBodyBytes)
         } catch {
+            return ErrorMessage.response(.contentTooLarge, "the request body is over \(Self.maxChoiceBytes) bytes")
+        }
+        guard body.readableBytes <= Self.maxChoiceBytes else {
             return ErrorMessage.response(.contentTooLarge, "the request body is over \(Self.maxChoiceBytes) bytes")
         }
         struct Choice: Decodable { let frame: String }

@@ -112,7 +112,7 @@ enum LoopbackHTTP {
         if let contentType { head += "Content-Type: \(contentType)\r\n" }
         if method != "GET" || !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
         try connection.send(Array((head + "\r\n").utf8) + body)
-        guard let headBytes = connection.read(through: Array("\r\n\r\n".utf8)) else { throw TestHTTPError("no response head") }
+        guard let headBytes = connection.read(through: Array("\r\n\r\n".utf8)) else { throw TestHTTPError("no response head for \(method) \(path)") }
         let (status, headers) = try parseHead(headBytes)
         var payload: [UInt8]
         if let length = headers["content-length"].flatMap(Int.init) {

@@ -100,7 +100,9 @@ final class PreviewHarness: @unchecked Sendable {
                                         latencyMs: 12.5, stagesMs: [.init(name: "decode", ms: 2)], glasses: "round-47",
                                         selectedGlasses: control.selections.last ?? "round-47",
                                         tracking: .init(faces: [.init(id: 1, state: "tracking", pitch: 1, yaw: 2, roll: 3, distanceMM: 600)]),
-                                        metrics: .init(pdMM: 63.2, pdUncertaintyMM: 0.8, templeWidthMM: 141, recommendedSize: "52□18-145", sizeLabel: "M"))
+                                        metrics: .init(pdMM: 63.2, pdUncertaintyMM: 0.8, nearPdMM: 60.1, templeWidthMM: 141, recommendedSize: "52□18-145",
+                                                      sizeLabel: "M", framesUsed: 42),
+                                        light: .init(ambientIntensity: 980, colorTemperatureK: 5200, towardsLight: [0, -0.6, -0.8], primaryIntensity: 1.2))
                 server.publish(jpeg: frames[index % frames.count], state: state)
                 published.add(1, ordering: .relaxed)
                 index += 1

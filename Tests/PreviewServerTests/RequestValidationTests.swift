@@ -24,6 +24,8 @@ struct RequestValidationTests {
             #expect(json["glasses"] as? String == "round-47")
             #expect(json["frameIndex"] is Int)
             #expect((json["metrics"] as? [String: Any])?["pdMM"] as? Double == 63.2)
+            #expect((json["metrics"] as? [String: Any])?["recommendedSize"] as? String == "52□18-145")
+            #expect((json["light"] as? [String: Any])?["colorTemperatureK"] as? Double == 5200)
             #expect((json["stream"] as? [String: Any])?["maxClients"] as? Int == 8)
 
             let list = try #require(frames.json)
@@ -66,7 +68,7 @@ struct RequestValidationTests {
         try await PreviewHarness.with { harness in
             let port = harness.port
             for bad in Self.badRequests {
-                let (reply, after) = try await blocking {
+                let (reply, after) = try await blocking { () throws -> (HTTPReply, Int) in
                     (try LoopbackHTTP.request(port: port, method: bad.method, path: bad.path,
                                               contentType: bad.type.isEmpty ? nil : bad.type, body: Array(bad.body.utf8)),
                      try LoopbackHTTP.get(port, "/status").status)
