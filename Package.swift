@@ -53,13 +53,13 @@ let package = Package(
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
         .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
-        .target(name: "LightEstimation", dependencies: ["FaceModel", "FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
+        .target(name: "LightEstimation", dependencies: ["FaceModel", "FaceTracking", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
         .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "FaceTracking", "Imaging"], swiftSettings: optimized),
         // Annotation: what the tracker saw, drawn over output frames.
         .target(name: "Annotation", dependencies: ["FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
-        .target(name: "Pipeline", dependencies: ["Annotation", "Compositor", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
+        .target(name: "Pipeline", dependencies: ["Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),

@@ -1,5 +1,6 @@
 import FaceTracking
 import FrameCatalogue
+import LightEstimation
 import Geometry
 import Imaging
 import Meshes
@@ -27,6 +28,11 @@ public final class TryOnRenderer {
     public let scene: SceneRenderer
     /// Draw the head occluder (off shows the temples through the head, for inspection).
     public var occlusion = true
+    /// How the glasses are lit (`LightingMode`): `.fixed` draws every face under `fixedLighting`;
+    /// `.estimated` under the light given per face to `render` (`Lighting(estimate:)`), and under
+    /// `fixedLighting` until a face has an estimate.
+    public var lightingMode = LightingMode.estimated
+    public var fixedLighting = Lighting.studio
     /// Open the temples to each anchor's `headWidthScale` (off by default: with an unknown camera the
     /// jaw-width estimate is biased by the assumed field of view — 1.08–1.23 on the dev clips at 60°,
     /// 1.00–1.11 at 30° — so it is not yet a measurement of the head).
@@ -84,7 +90,7 @@ public final class TryOnRenderer {
 
     /// Renders the glasses on each face pose into `image` (whose size the intrinsics describe);
     /// `headWidthScales` (one per pose, default 1) widen or narrow the head (see the type's notes).
-    public func render(cameraFromFace poses: [RigidTransform], headWidthScales: [Double]? = nil, intrinsics: CameraIntrinsics,
+    public func render(cameraFromFace poses: [RigidTransform], headWidthScales: [Double]? = nil, lightings: [Lighting]? = nil, intrinsics: CameraIntrinsics,
                        into image: inout RGBImage) {
         var camera = Self.camera(intrinsics)
         camera.width = image.width
@@ -93,6 +99,7 @@ public final class TryOnRenderer {
         defer { scene.scissor = nil }
         for (i, pose) in poses.enumerated() {
             let face = Self.transform(pose)
+            scene.lighting = lightingMode == .fixed ? fixedLighting : (lightings.flatMap { i < $0.count ? $0[i] : nil } ?? fixedLighting)
             let (mesh, faceFromGlasses, scale) = glasses(forHeadWidth: headWidthScales.map { i < $0.count ? $0[i] : 1 } ?? 1)
             let modelView = face * faceFromGlasses
             guard let box = scene.screenBounds(of: mesh, modelToWorld: modelView, camera: camera) else { continue }
@@ -105,10 +112,11 @@ public final class TryOnRenderer {
         }
     }
 
-    /// Renders the glasses on every anchor that is not lost, each at its observed head width.
-    public func render(_ anchors: [FaceAnchor], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
+    /// Renders the glasses on every anchor that is not lost, lit by `lights[anchor.id]` (see `lightingMode`), each at its observed head width.
+    public func render(_ anchors: [FaceAnchor], lights: [Int: LightEstimate] = [:], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
         let shown = anchors.filter { $0.state != .lost }
         render(cameraFromFace: shown.map(\.cameraFromFace), headWidthScales: followsHeadWidth ? shown.map(\.headWidthScale) : nil,
+               lightings: shown.map { lights[$0.id].map(Lighting.init(estimate:)) ?? fixedLighting },
                intrinsics: intrinsics, into: &image)
     }
 }

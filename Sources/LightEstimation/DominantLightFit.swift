@@ -5,8 +5,8 @@
 /// irradiance of a distant light, f(t) = Σ_l (Â_l/π)(2l+1)/4 P_l(t) = 0.09375 + 0.5 t + 0.46875 t²
 /// (Ramamoorthi & Hanrahan 2001), a_c the uniform ambient radiance and k_c = I_c/π the light's
 /// irradiance over π. For a fixed direction d the model is linear in (a, k); d is found on the
-/// luminance by a search over 128 directions spread evenly on the sphere (Fibonacci lattice), then a
-/// shrinking-step pattern search around each of the four best; a and k are kept non-negative. Unlike the nine
+/// luminance by a search over directions spread evenly on the sphere (Fibonacci lattice; see
+/// `lattice`), then a shrinking-step pattern search around each of the three best; a and k are kept non-negative. Unlike the nine
 /// free coefficients, these eight numbers are well determined by the camera-facing half of the
 /// sphere of normals a face shows.
 struct DominantLightFit {
@@ -16,77 +16,92 @@ struct DominantLightFit {
 
     @inline(__always) static func f(_ t: Float) -> Float { 0.09375 + t * (0.5 + 0.46875 * t) }
 
-    static let lattice: [SIMD3<Float>] = (0..<128).map { i in
+    /// Directions searched: a 160-point Fibonacci lattice on the sphere, less those more than
+    /// `maximumBehind` behind the image plane (camera z > 0.25, about 15°): a light behind the head
+    /// barely lights the face, and its few lit samples are better explained by ambient light plus
+    /// a light in front (left alone, the search jumped between the two on real video).
+    static let maximumBehind: Float = 0.25
+    static let lattice: [SIMD3<Float>] = (0..<160).compactMap { i in
         let golden = Float.pi * (3 - Float(5).squareRoot())
-        let z = 1 - 2 * (Float(i) + 0.5) / 128
+        let z = 1 - 2 * (Float(i) + 0.5) / 160
         let r = (1 - z * z).squareRoot()
         let phi = golden * Float(i)
-        return SIMD3<Float>(r * cosf(phi), r * sinf(phi), z)
+        return z <= maximumBehind ? SIMD3<Float>(r * cosf(phi), r * sinf(phi), z) : nil
     }
 
     /// Fits the model to `count` samples with unit normals `normals` and linear colours `targets`
     /// (colour over albedo); `keep` masks samples out.
     static func fit(normals: UnsafeBufferPointer<SIMD3<Float>>, targets: UnsafeBufferPointer<SIMD3<Float>>,
                     keep: UnsafeBufferPointer<Bool>, count: Int) -> DominantLightFit? {
-        var n = 0
+        // The kept samples, packed: normals and luminance for the direction search.
+        var ns = [SIMD3<Float>](), ls = [Float]()
+        ns.reserveCapacity(count); ls.reserveCapacity(count)
         var sumB = SIMD3<Float>.zero, sumL: Float = 0, sumLL: Float = 0
         for i in 0..<count where keep[i] {
             let l = ColorTemperature.luminance(targets[i])
+            ns.append(normals[i]); ls.append(l)
             sumB += targets[i]; sumL += l; sumLL += l * l
-            n += 1
         }
+        let n = ns.count
         guard n >= 3 else { return nil }
         let count1 = Float(n)
-        // Residual of the luminance fit along direction d (smaller is better).
-        func residual(_ d: SIMD3<Float>) -> Float {
-            var sf: Float = 0, sff: Float = 0, sfl: Float = 0
-            for i in 0..<count where keep[i] {
-                let v = f((normals[i] * d).sum())
-                let l = ColorTemperature.luminance(targets[i])
-                sf += v; sff += v * v; sfl += v * l
-            }
-            let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
-            return sumLL - a * sumL - k * sfl
-        }
-        // Coarse search, then a local refinement from each of the four best lattice directions (the
-        // residual has a second basin near the antipode of the light for near-frontal lights).
-        var coarse: [(Float, SIMD3<Float>)] = lattice.map { (residual($0), $0) }
-        coarse.sort { $0.0 < $1.0 }
-        var best = coarse[0].1, bestR = coarse[0].0
-        for (startR, start) in coarse.prefix(4) {
-            var d0 = start, r0 = startR
-            var step: Float = 0.2
-            for _ in 0..<6 {
-                let helper: SIMD3<Float> = abs(d0.x) < 0.9 ? [1, 0, 0] : [0, 1, 0]
-                var u = helper - d0 * (helper * d0).sum()
-                u /= (u * u).sum().squareRoot()
-                let v = SIMD3<Float>(d0.y * u.z - d0.z * u.y, d0.z * u.x - d0.x * u.z, d0.x * u.y - d0.y * u.x)
-                var improved = true
-                while improved {
-                    improved = false
-                    for t in [u * step, -u * step, v * step, -v * step] {
-                        var d = d0 + t
-                        d /= (d * d).sum().squareRoot()
-                        let r = residual(d)
-                        if r < r0 { r0 = r; d0 = d; improved = true }
+        return ns.withUnsafeBufferPointer { np in
+            ls.withUnsafeBufferPointer { lp in
+                // Residual of the luminance fit along direction d (smaller is better).
+                func residual(_ d: SIMD3<Float>) -> Float {
+                    var sf: Float = 0, sff: Float = 0, sfl: Float = 0
+                    for i in 0..<n {
+                        let m = np[i]
+                        let v = f(m.x * d.x + m.y * d.y + m.z * d.z)
+                        sf += v; sff += v * v; sfl += v * lp[i]
                     }
+                    let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
+                    return sumLL - a * sumL - k * sfl
                 }
-                step *= 0.4
+                @inline(__always) func allowed(_ d: SIMD3<Float>) -> Bool { d.z <= maximumBehind }
+                // Coarse search, then a local refinement from each of the three best lattice
+                // directions (the residual can have a second basin).
+                var coarse: [(Float, SIMD3<Float>)] = lattice.map { (residual($0), $0) }
+                coarse.sort { $0.0 < $1.0 }
+                var best = coarse[0].1, bestR = coarse[0].0
+                for (startR, start) in coarse.prefix(3) {
+                    var d0 = start, r0 = startR
+                    var step: Float = 0.15
+                    for _ in 0..<5 {
+                        let helper: SIMD3<Float> = abs(d0.x) < 0.9 ? [1, 0, 0] : [0, 1, 0]
+                        var u = helper - d0 * (helper * d0).sum()
+                        u /= (u * u).sum().squareRoot()
+                        let v = SIMD3<Float>(d0.y * u.z - d0.z * u.y, d0.z * u.x - d0.x * u.z, d0.x * u.y - d0.y * u.x)
+                        var improved = true
+                        while improved {
+                            improved = false
+                            for k in 0..<4 {
+                                let t = (k < 2 ? u : v) * (k % 2 == 0 ? step : -step)
+                                var d = d0 + t
+                                d /= (d * d).sum().squareRoot()
+                                guard allowed(d) else { continue }
+                                let r = residual(d)
+                                if r < r0 { r0 = r; d0 = d; improved = true }
+                            }
+                        }
+                        step *= 0.4
+                    }
+                    if r0 < bestR { bestR = r0; best = d0 }
+                }
+                // Per-channel ambient and intensity along the chosen direction.
+                var sf: Float = 0, sff: Float = 0, sfb = SIMD3<Float>.zero
+                for i in 0..<count where keep[i] {
+                    let v = f((normals[i] * best).sum())
+                    sf += v; sff += v * v; sfb += targets[i] * v
+                }
+                var ambient = SIMD3<Float>.zero, k = SIMD3<Float>.zero
+                for c in 0..<3 {
+                    let (a, kc) = solve(n: count1, sf: sf, sff: sff, sb: sumB[c], sfb: sfb[c])
+                    ambient[c] = a; k[c] = kc
+                }
+                return DominantLightFit(towardsLight: best, ambient: ambient, intensityOverPi: k)
             }
-            if r0 < bestR { bestR = r0; best = d0 }
         }
-        // Per-channel ambient and intensity along the chosen direction.
-        var sf: Float = 0, sff: Float = 0, sfb = SIMD3<Float>.zero
-        for i in 0..<count where keep[i] {
-            let v = f((normals[i] * best).sum())
-            sf += v; sff += v * v; sfb += targets[i] * v
-        }
-        var ambient = SIMD3<Float>.zero, k = SIMD3<Float>.zero
-        for c in 0..<3 {
-            let (a, kc) = solve(n: count1, sf: sf, sff: sff, sb: sumB[c], sfb: sfb[c])
-            ambient[c] = a; k[c] = kc
-        }
-        return DominantLightFit(towardsLight: best, ambient: ambient, intensityOverPi: k)
     }
 
     /// Least squares for a + k f ≈ b with a, k ≥ 0, from the sums over the samples.

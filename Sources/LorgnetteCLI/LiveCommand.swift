@@ -1,6 +1,7 @@
 import Annotation
 import ArgumentParser
 import Capture
+import Compositor
 import Foundation
 import Geometry
 import Media
@@ -53,7 +54,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Stop after S seconds of input.")
     var seconds: Double?
 
-    @Option(help: "Overlay items, comma-separated: landmarks, pose, metrics, fps (or none).")
+    @Option(help: "Overlay items, comma-separated: landmarks, pose, metrics, light, fps (or none).")
     var overlay = "none"
 
     @Option(help: "Camera capture size for --device.")
@@ -65,6 +66,9 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Horizontal field of view of the camera in degrees (default \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))).")
     var fov: Double?
 
+    @Option(help: "Light on the glasses: estimated (from each face's skin, spherical harmonics) or fixed (neutral studio light).")
+    var light = "estimated"
+
     @Flag(name: .customLong("no-occlusion"), help: "Do not hide the temples behind the head (inspection).")
     var noOcclusion = false
 
@@ -72,6 +76,7 @@ struct LiveCommand: ParsableCommand {
     var quality = 85
 
     func validate() throws {
+        if LightingMode(rawValue: light) == nil { throw ValidationError("--light must be fixed or estimated, got '\(light)'") }
         if input != nil && device != nil { throw ValidationError("give --device or --input, not both") }
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
@@ -129,6 +134,7 @@ struct LiveCommand: ParsableCommand {
         var configuration = PipelineConfiguration()
         configuration.camera = fov.map { .horizontalFOV($0) } ?? .unknownWebcam
         configuration.occlusion = !noOcclusion
+        configuration.lighting = LightingMode(rawValue: light) ?? .estimated
         configuration.overlay = items
         configuration.jpegQuality = quality
         configuration.measureFaces = http != nil
@@ -179,5 +185,5 @@ struct LiveCommand: ParsableCommand {
     private var outputPath: String? { output ?? (http == nil ? "live.avi" : nil) }
 
     /// The items `--overlay` accepts.
-    static let overlayItems = ["landmarks", "pose", "metrics", "fps"]
+    static let overlayItems = ["landmarks", "pose", "metrics", "light", "fps"]
 }

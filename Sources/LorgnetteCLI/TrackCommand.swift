@@ -9,6 +9,7 @@ import Geometry
 import Imaging
 import JPEGCodec
 import Landmarks
+import LightEstimation
 import Media
 import PoseEstimation
 import Smoothing
@@ -190,6 +191,8 @@ struct TrackCommand: ParsableCommand {
         defer { if json != "-" { try? jsonHandle?.close() } }
 
         let decoder = TurboJPEGDecoder()
+        // --json: the scene light per face from its skin (LightEstimation), smoothed over time.
+        let lightTracker = LightTracker(estimator: LightEstimator(face: face))
         let encoder = TurboJPEGEncoder()
         let pupilRefiner = PupilRefiner()
         Interrupt.install()
@@ -208,7 +211,7 @@ struct TrackCommand: ParsableCommand {
             let gray: GrayImage
             switch frame.payload {
             case .jpeg(let bytes):
-                if output != nil {
+                if output != nil || json != nil {
                     var image = RGBImage(width: 1, height: 1)
                     try decoder.decodeRGB(bytes, scale: .full, into: &image)
                     rgb = image
@@ -255,7 +258,8 @@ struct TrackCommand: ParsableCommand {
             if !anchors.isEmpty { withFace += 1 }
 
             if let jsonHandle {
-                jsonHandle.write(Data((Self.jsonLine(frame: index, time: time, anchors: anchors) + "\n").utf8))
+                let lights = rgb.map { lightTracker.process(anchors, image: $0, intrinsics: tracker!.camera, timestampSeconds: time) } ?? [:]
+                jsonHandle.write(Data((Self.jsonLine(frame: index, time: time, anchors: anchors, lights: lights) + "\n").utf8))
             }
             if let output, var canvas = rgb {
                 if sink == nil { sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30) }
@@ -300,7 +304,7 @@ struct TrackCommand: ParsableCommand {
     }
 
     /// The exact JSON line of the issue, keys in its order.
-    static func jsonLine(frame: Int, time: Double, anchors: [FaceAnchor]) -> String {
+    static func jsonLine(frame: Int, time: Double, anchors: [FaceAnchor], lights: [Int: LightEstimate] = [:]) -> String {
         let faces = anchors.map { a -> String in
             let points = a.landmarks.map { "[\(number(Double($0.x))), \(number(Double($0.y)))]" }.joined(separator: ", ")
             let pupils = a.pupils.map { "[\(number(Double($0.x))), \(number(Double($0.y)))]" }.joined(separator: ", ")
@@ -308,8 +312,18 @@ struct TrackCommand: ParsableCommand {
             return "{\"id\": \(a.id), \"landmarks\": [\(points)], \"pupils\": [\(pupils)], "
                 + "\"pose\": {\"rotation_deg\": [\(number(r.x, 3)), \(number(r.y, 3)), \(number(r.z, 3))], "
                 + "\"translation_mm\": [\(number(t.x, 3)), \(number(t.y, 3)), \(number(t.z, 3))]}, "
-                + "\"confidence\": \(number(a.faceProbability ?? a.confidence, 3)), \"head_width\": \(number(a.headWidthScale, 3)), \"state\": \"\(a.state.rawValue)\"}"
+                + "\"confidence\": \(number(a.faceProbability ?? a.confidence, 3)), \"head_width\": \(number(a.headWidthScale, 3)), \"state\": \"\(a.state.rawValue)\"" + lightJSON(lights[a.id]) + "}"
         }
         return "{\"frame\": \(frame), \"time\": \(number(time, 6)), \"faces\": [\(faces.joined(separator: ", "))]}"
+    }
+
+    /// `, "light": {...}` for a face with a light estimate (ARKit's fields; see `LightEstimate`), else "".
+    static func lightJSON(_ e: LightEstimate?) -> String {
+        guard let e else { return "" }
+        let sh = e.sphericalHarmonicsCoefficients.map { number(Double($0), 4) }.joined(separator: ", ")
+        let d = e.primaryLightDirection
+        return ", \"light\": {\"sh\": [\(sh)], \"direction\": [\(number(Double(d.x), 4)), \(number(Double(d.y), 4)), \(number(Double(d.z), 4))], "
+            + "\"intensity\": \(number(Double(e.primaryLightIntensity), 1)), \"ambient_intensity\": \(number(Double(e.ambientIntensity), 1)), "
+            + "\"color_temperature_k\": \(number(Double(e.ambientColorTemperature), 0))}"
     }
 }

@@ -1,4 +1,5 @@
 import Annotation
+import Compositor
 import FaceTracking
 
 /// How `TryOnPipeline` treats each frame. Plain values, so commands build it from their flags.
@@ -7,6 +8,8 @@ public struct PipelineConfiguration: Sendable {
     public var tracker = FaceTrackerConfiguration()
     /// Hide the temples behind the metric head occluder (off: inspection).
     public var occlusion = true
+    /// Light the glasses with each face's estimated light, or a fixed neutral studio light.
+    public var lighting = LightingMode.estimated
     /// What the annotation stage draws over the try-on.
     public var overlay = OverlayItems()
     /// JPEG quality of the output frames, 1...100.

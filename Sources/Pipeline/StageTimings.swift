@@ -3,16 +3,18 @@
 public struct StageTimings: Sendable, Equatable {
     public var decode = 0.0
     public var track = 0.0
+    /// Light estimation (skin samples → spherical harmonics), 0 with `--light fixed` and no light overlay.
+    public var light = 0.0
     public var render = 0.0
     public var annotate = 0.0
     public var encode = 0.0
 
     public init() {}
 
-    public var total: Double { decode + track + render + annotate + encode }
+    public var total: Double { decode + track + light + render + annotate + encode }
 
     /// (name, seconds) in pipeline order, for reports.
     public var stages: [(name: String, seconds: Double)] {
-        [("decode", decode), ("track", track), ("render", render), ("annotate", annotate), ("encode", encode)]
+        [("decode", decode), ("track", track), ("light", light), ("render", render), ("annotate", annotate), ("encode", encode)]
     }
 }

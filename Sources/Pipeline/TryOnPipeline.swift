@@ -9,6 +9,7 @@ import Foundation
 import Geometry
 import Imaging
 import Landmarks
+import LightEstimation
 import Media
 import PoseEstimation
 import Synchronization
@@ -42,6 +43,8 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var index = 0
     private var recentIntervals: [Double] = []
     private var lastTick: UInt64 = 0
+    /// Per-face light estimation and smoothing (made on first use).
+    private var lightTracker: LightTracker?
     /// `--overlay metrics`: a rolling iris-scale measurement of the first face (FacialMetrics).
     private var metricsSession: MeasurementSession?
 
@@ -114,14 +117,23 @@ public final class TryOnPipeline: @unchecked Sendable {
             ? measure(anchors, camera: tracker.camera) : nil
         timings.track = Self.lap(&clock)
 
+        var lights: [Int: LightEstimate] = [:]
+        if !trackingOnly && (configuration.lighting == .estimated || configuration.overlay.light) {
+            if lightTracker == nil { lightTracker = LightTracker(estimator: LightEstimator(face: face)) }
+            lights = lightTracker!.process(anchors, image: canvas, intrinsics: tracker.camera, timestampSeconds: frame.timestampSeconds - t0)
+            timings.light = Self.lap(&clock)
+        }
+
         var jpeg: [UInt8] = []
         if !trackingOnly {
-            renderer.render(anchors, intrinsics: tracker.camera, into: &canvas)
+            renderer.lightingMode = configuration.lighting
+            renderer.render(anchors, lights: lights, intrinsics: tracker.camera, into: &canvas)
             timings.render = Self.lap(&clock)
 
             if !configuration.overlay.isEmpty {
                 FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
                 if configuration.overlay.metrics { drawFitSummary(anchors); drawMetrics(measured) }
+                if configuration.overlay.light { drawLights(anchors, lights) }
                 if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
             }
             timings.annotate = Self.lap(&clock)
@@ -139,6 +151,15 @@ public final class TryOnPipeline: @unchecked Sendable {
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
                               anchors: anchors, jpeg: jpeg, width: gray.width, height: gray.height,
                               camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report)
+    }
+
+    /// Per face: the light gizmo (direction, colour temperature, intensities) beside the face box.
+    private func drawLights(_ anchors: [FaceAnchor], _ lights: [Int: LightEstimate]) {
+        for a in anchors {
+            guard let e = lights[a.id] else { continue }
+            let x = Int(a.box.x + a.box.width) + 30, y = Int(a.box.y) + 30
+            LightGizmo.draw(e, centreX: max(30, min(x, canvas.width - 120)), centreY: max(30, min(y, canvas.height - 50)), on: &canvas)
+        }
     }
 
     /// Per face: id, head angles, distance and the fitted frame's width, under the face box.

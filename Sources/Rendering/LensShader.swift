@@ -2,7 +2,7 @@ import Meshes
 
 /// A see-through lens (`KHR_materials_transmission`): what is behind is multiplied by the
 /// transmittance — the base colour (the tint) times the transmission factor times 1 − F — and the
-/// lens adds F times the reflected environment plus the key light's highlight, with F from
+/// lens adds F times the reflected environment plus the key light's glint, with F from
 /// Schlick's approximation and F0 from `KHR_materials_ior` ((n−1)/(n+1))², floored at 0.04 (an
 /// uncoated spectacle lens) so every lens shows some reflection.
 ///
@@ -31,8 +31,13 @@ struct LensShader: FragmentShader {
         let ior = material.indexOfRefraction
         let r = (ior - 1) / (ior + 1)
         self.f0 = max(0.04, r * r)
-        self.shininess = Shading.shininess(roughness: material.roughness)
-        self.scatter = (1 - material.transmission) * material.roughness
+        // A polished lens mirrors a lamp as a small glint, not a soft blob: its lobe may be far
+        // sharper than the 512 cap of rougher surfaces (4096: within about 3° of the mirror direction).
+        let alpha = max(material.roughness, 0.02) * max(material.roughness, 0.02)
+        self.shininess = max(1, min(4096, 2 / (alpha * alpha) - 2))
+        // Below 1 % the scattered light is invisible: skip it (and its interpolation) per pixel.
+        let scatter = (1 - material.transmission) * material.roughness
+        self.scatter = scatter < 0.01 ? 0 : scatter
     }
 
     var writesDepth: Bool { false }
@@ -40,7 +45,13 @@ struct LensShader: FragmentShader {
 
     @inline(__always)
     func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        let v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>
+        var diffuseLight = SIMD3<Float>.zero
+        if scatter > 0 {
+            (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+        } else {
+            (v, n, uv) = view.interpolateGeometry(triangle, barycentric, frontFacing: frontFacing)
+        }
         var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
         if let texture {
@@ -53,8 +64,7 @@ struct LensShader: FragmentShader {
         let transmitted = tint * material.transmission * (one - fresnel)
         var reflected = fresnel * lighting.environment(Shading.reflect(v, n)) * 0.5
         reflected += lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * f0
-        let diffuse = tint * scatter * diffuseLight * (one - fresnel)
-        let add = reflected + diffuse
+        let add = scatter > 0 ? reflected + tint * scatter * diffuseLight * (one - fresnel) : reflected
         return Fragment(add: add * alpha, multiply: one - alpha + transmitted * alpha)
     }
 }

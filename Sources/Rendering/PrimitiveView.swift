@@ -32,6 +32,18 @@ struct PrimitiveView {
         if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
         return (v, n, uv, d)
     }
+
+    /// `interpolate` without the diffuse light, for shaders that do not use it (polished lenses).
+    @inline(__always)
+    func interpolateGeometry(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
+        let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
+        let v = towardCamera[i0] * l.x + towardCamera[i1] * l.y + towardCamera[i2] * l.z
+        var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
+        if !frontFacing { n = -n }
+        var uv = SIMD2<Float>.zero
+        if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
+        return (v, n, uv)
+    }
 }
 
 /// Physically inspired shading terms shared by the surface and lens shaders.
