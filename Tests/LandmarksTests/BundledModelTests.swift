@@ -10,9 +10,8 @@ import Testing
 @Suite struct BundledModelTests {
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func bundledModelIsAccurateOnValidationFaces() throws {
-        let started = Date()
+        // Load time is measured in Bench/ (LandmarkBenchmarks), not here: a debug build on a busy machine says nothing.
         let cascade = try LandmarkCascade(contentsOf: SharedData.bundledModel)
-        #expect(Date().timeIntervalSince(started) < 2, "loading the model took too long even for a debug build")
         #expect(cascade.landmarkCount == 68 && cascade.stages.count >= 4)
         let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: 25, decoder: TurboJPEGDecoder())
         var evaluation = LandmarkEvaluation()
