@@ -78,7 +78,7 @@ final class LivePreviewControl: PreviewControl, @unchecked Sendable {
         guard let bounds = glasses.canonical.mesh.bounds else { throw PipelineError("\(spec): model is empty") }
         let (w, h) = Self.thumbnailSize
         var turntable = Turntable(bounds: bounds, width: w, height: h)
-        turntable.distance *= 0.6
+        turntable.distance *= 0.7
         var image = Turntable.backdrop(width: w, height: h)
         renderer.beginFrame(width: w, height: h)
         renderer.draw(RenderableMesh(glasses.canonical.mesh), modelToWorld: .identity,
