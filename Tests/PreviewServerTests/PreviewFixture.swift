@@ -63,6 +63,7 @@ final class PreviewHarness: @unchecked Sendable {
     private(set) var port = 0
     private let publishing = Atomic<Bool>(true)
     private let published = Atomic<Int>(0)
+    private let slowestPublish = Atomic<UInt64>(0)
     private let finished = DispatchSemaphore(value: 0)
     private let fps: Double, width: Int, height: Int
 
@@ -103,7 +104,10 @@ final class PreviewHarness: @unchecked Sendable {
                                         metrics: .init(pdMM: 63.2, pdUncertaintyMM: 0.8, nearPdMM: 60.1, templeWidthMM: 141, recommendedSize: "52□18-145",
                                                       sizeLabel: "M", framesUsed: 42),
                                         light: .init(ambientIntensity: 980, colorTemperatureK: 5200, towardsLight: [0, -0.6, -0.8], primaryIntensity: 1.2))
+                let t0 = DispatchTime.now().uptimeNanoseconds
                 server.publish(jpeg: frames[index % frames.count], state: state)
+                let took = DispatchTime.now().uptimeNanoseconds - t0
+                if took > slowestPublish.load(ordering: .relaxed) { slowestPublish.store(took, ordering: .relaxed) }
                 published.add(1, ordering: .relaxed)
                 index += 1
                 Thread.sleep(forTimeInterval: 1 / fps)
@@ -113,6 +117,9 @@ final class PreviewHarness: @unchecked Sendable {
     }
 
     var publishedCount: Int { published.load(ordering: .relaxed) }
+
+    /// The longest a `publish` call (the capture loop's side) took, in seconds.
+    var slowestPublishSeconds: Double { Double(slowestPublish.load(ordering: .relaxed)) / 1e9 }
 
     private func stop() async {
         publishing.store(false, ordering: .relaxed)
