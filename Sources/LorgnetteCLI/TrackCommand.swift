@@ -200,6 +200,7 @@ struct TrackCommand: ParsableCommand {
         var firstTime: Double?
         var trackingSeconds = 0.0, trackingCPUSeconds = 0.0
         var slowFrames = 0, slowCPUFrames = 0, slowDetectorFrames = 0
+        var trackingModeCPU: [Double] = []
         var recentFPS: [Double] = []
         while !Interrupt.requested {
             if let frames, index >= frames { break }
@@ -237,18 +238,21 @@ struct TrackCommand: ParsableCommand {
             let start = DispatchTime.now().uptimeNanoseconds
             let cpuStart = Self.threadCPUSeconds()
             let runsBefore = tracker!.detectorRuns
-            // Pupils refined inside the eyes (FacialMetrics), in place of the mean face's projected pupils.
-            let anchors = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }.map { a -> FaceAnchor in
+            let tracked = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let cpu = Self.threadCPUSeconds() - cpuStart
+            // Pupils refined inside the eyes (FacialMetrics), in place of the mean face's projected pupils
+            // (not part of the tracking time above).
+            let anchors = tracked.map { a -> FaceAnchor in
                 var a = a
                 a.pupils = pupilRefiner.pupils(gray, landmarks: a.landmarks)
                 return a
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let cpu = Self.threadCPUSeconds() - cpuStart
             trackingSeconds += seconds
             trackingCPUSeconds += cpu
             // Wall time ≥ 5 ms: either the detector ran, the thread itself was busy that long, or the
             // thread waited for a CPU (load from other processes).
+            if tracker!.detectorRuns == runsBefore { trackingModeCPU.append(cpu) }
             if seconds >= 0.005 {
                 slowFrames += 1
                 if tracker!.detectorRuns > runsBefore { slowDetectorFrames += 1 } else if cpu >= 0.005 { slowCPUFrames += 1 }
@@ -273,8 +277,13 @@ struct TrackCommand: ParsableCommand {
         printIssues(source.issues)
         let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
         let perFrameCPU = index > 0 ? trackingCPUSeconds / Double(index) * 1000 : 0
-        printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + pose + filters)",
+        printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + classifier + pose + filters)",
                           index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame, perFrameCPU))
+        if !trackingModeCPU.isEmpty {
+            let sorted = trackingModeCPU.sorted()
+            printError(String(format: "track: tracking-mode frames (no detector): thread CPU median %.2f ms, p90 %.2f ms, max %.2f ms over %d frames",
+                              sorted[sorted.count / 2] * 1000, sorted[sorted.count * 9 / 10] * 1000, sorted.last! * 1000, sorted.count))
+        }
         printError("track: \(slowFrames) frames took >= 5 ms wall: \(slowDetectorFrames) ran the detector, \(slowCPUFrames) used >= 5 ms CPU, \(slowFrames - slowDetectorFrames - slowCPUFrames) waited for a CPU; loss by \(tracker?.usesConfidenceModel == true ? "the confidence classifier" : "pose confidence")")
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("no frames could be read from the input") }
