@@ -25,8 +25,9 @@ public struct FaceAnchor: Sendable {
     /// Per eye (image-left first): origin at the pupil, axes parallel to the face's. No gaze is
     /// estimated, so the eyes turn with the head.
     public var eyeTransforms: [RigidTransform]
-    /// Unit vector (camera frame) the face points along (−z of the face frame). A head direction,
-    /// not a gaze: a look-at point needs pupil localisation inside the eye, which Lorgnette does not do yet.
+    /// Unit vector (camera frame) the face points along (−z of the face frame): the look-at direction
+    /// of the head, not a gaze. Pupils refined inside the eyes come from `FacialMetrics.PupilRefiner`
+    /// (`lorgnette track` reports those); turning them into eye rotations is not done.
     public var faceForward: SIMD3<Double>
     /// In [0, 1]: the pose fit's confidence (see `FacePoseEstimator.confidence`).
     public var confidence: Double

@@ -1,6 +1,15 @@
-// The face anchor's per-frame cost: pose (PnP), the One Euro filters, and the whole tracking-mode
-// step (landmark regressor from the previous shape + pose + filters). Bar: tracking mode ≤ 1.5 ms
-// per frame on one core. Run from Bench/: `swift package benchmark --target TrackingBenchmarks`.
+// The face anchor's per-frame cost: pose (PnP), the One Euro filters, the tracking-loss classifier,
+// and the whole tracking-mode step (landmark regressor from the previous shape + classifier + pose +
+// filters) on the demo frame and on 90 frames of a real clip. Bar: tracking mode ≤ 1.5 ms per frame
+// on one core. Run from Bench/: `swift package -c release benchmark --target TrackingBenchmarks`.
+//
+// Measured 2026-11-22 on the shared 2-core VM at load average ~16 (wall clock, so the upper
+// percentiles are other jobs' time slices, not this code): tracking mode p0 / p25 / p50 1154 / 1431 /
+// 1998 µs (demo 640x480), 1277 / 1587 / 2322 µs (liveportrait_d18 640x640); PnP from the previous
+// pose 18 µs, filters 19 µs, classifier 1 µs. `lorgnette track` prints the thread CPU time per
+// frame, which excludes waiting for a CPU (1.2–1.4 ms mean at load ~7, 1.5–2.1 ms median at ~16):
+// the ~25 % of frames over 5 ms wall were frames that waited for a CPU, not slow code (the detector
+// ran once per clip).
 import Benchmark
 import FaceDetection
 import FaceModel
@@ -63,10 +72,15 @@ let benchmarks: @Sendable () -> Void = {
 
     // The whole tracking-mode step needs the trained models; without them it is skipped with a note.
     let lmrk = repo.appendingPathComponent("Models/landmarks.lmrk").path, fdet = repo.appendingPathComponent("Models/face-detector.fdet").path
+    let tcnf = repo.appendingPathComponent("Models/tracking-confidence.tcnf").path
     if let cascade = try? LandmarkCascade(contentsOf: lmrk), let detectorModel = try? HOGFaceDetectorModel(contentsOfFile: fdet) {
+        var configuration = FaceTrackerConfiguration()
+        // As `lorgnette track` and `live` run: loss decided by the confidence classifier.
+        configuration.confidenceModel = try? TrackingConfidenceModel(contentsOf: tcnf)
+        if configuration.confidenceModel == nil { print("note: Models/tracking-confidence.tcnf missing: loss by pose confidence") }
         let gray = demoGray()
         let tracker = FaceTracker(detector: HOGFaceDetector(model: detectorModel), landmarkModel: cascade,
-                                  poseEstimator: estimator, camera: camera)
+                                  poseEstimator: estimator, camera: camera, configuration: configuration)
         var time = 0.0
         // First frame detects; the benchmark then measures tracking mode only.
         _ = tracker.process(gray, timestampSeconds: time)
@@ -76,6 +90,39 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(tracker.process(gray, timestampSeconds: time))
             }
             if tracker.detectorRuns > 1 { print("note: the detector re-ran \(tracker.detectorRuns - 1) times (face lost on the static frame)") }
+        }
+
+        // A real clip (talking, yawning, small head motion): 90 frames of liveportrait_d18 decoded
+        // up front, cycled in order; the detector runs once, the benchmark measures tracking mode.
+        let clip = repo.deletingLastPathComponent().appendingPathComponent("shared/data/videos/liveportrait_d18.mjpeg").path
+        if let source = try? MJPEGStreamSource(path: clip) {
+            var frames: [GrayImage] = []
+            let decoder = TurboJPEGDecoder()
+            while frames.count < 90, let frame = try? source.nextFrame() {
+                if case .jpeg(let bytes) = frame.payload, let image = try? decoder.decodeGray(bytes, scale: .full) { frames.append(image) }
+            }
+            source.close()
+            let clipCamera = CameraIntrinsics(horizontalFOVDegrees: 60, width: frames.first?.width ?? 640, height: frames.first?.height ?? 640)
+            let clipTracker = FaceTracker(detector: HOGFaceDetector(model: detectorModel), landmarkModel: cascade,
+                                          poseEstimator: estimator, camera: clipCamera, configuration: configuration)
+            var k = 0
+            if !frames.isEmpty { _ = clipTracker.process(frames[0], timestampSeconds: 0) }
+            Benchmark("Tracking mode per frame, liveportrait_d18 640x640 (landmarks + classifier + pose + filters)") { benchmark in
+                for _ in benchmark.scaledIterations {
+                    k += 1
+                    // Timestamps keep increasing across cycles; the jump back to frame 1 is a small motion.
+                    blackHole(clipTracker.process(frames[k % frames.count], timestampSeconds: Double(k) / 30))
+                }
+                if clipTracker.detectorRuns > 1 { print("note: the detector re-ran \(clipTracker.detectorRuns - 1) times on the clip") }
+            }
+        } else {
+            print("note: ../shared/data/videos/liveportrait_d18.mjpeg missing: clip tracking benchmark skipped")
+        }
+        if let model = configuration.confidenceModel {
+            let features = [Float](repeating: 0.1, count: model.weights.count)
+            Benchmark("Tracking confidence: classifier score (4,897 features)") { benchmark in
+                for _ in benchmark.scaledIterations { blackHole(model.probability(features)) }
+            }
         }
     } else {
         print("note: Models/landmarks.lmrk or Models/face-detector.fdet missing: tracking-mode benchmark skipped")
