@@ -126,9 +126,8 @@ struct BenchCommand: ParsableCommand {
 
         var peers: BenchPeerReport?
         if !noPeers, let k = runs.indices.first(where: { runs[$0].width == 640 && runs[$0].height == 480 }) ?? runs.indices.first {
-            let ourTrack = runs[k].tracking.stages.first { $0.name == "track" }?.milliseconds.p50 ?? 0
             printError("bench: peers on \(workloads[k].name) at \(runs[k].size) ...")
-            peers = BenchPeers.run(workloads[k], count: warmup + frames, warmup: warmup, ourTrackP50: ourTrack)
+            peers = BenchPeers.run(workloads[k], count: warmup + frames, warmup: warmup, ours: runs[k].tracking)
             for reason in peers?.skipped ?? [] { printError("bench: skipped \(reason)") }
         }
 

@@ -10,26 +10,32 @@ enum BenchSVG {
     static let curveColours = ["#e15759", "#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#bab0ac", "#ff9da7"]
 
     static func render(_ report: BenchReport) -> String {
-        let width: Double = 900, left: Double = 230, right: Double = 30
+        func short(_ r: BenchRunResult) -> String { "\((r.input as NSString).deletingPathExtension) \(r.size)" }
+        let longest = report.runs.map { short($0).count + 9 }.max() ?? 20
+        let width: Double = 900, left = max(120, 14 + 6.6 * Double(longest)), right: Double = 30
         let plotWidth = width - left - right
         // Bars: per run, the floor (decode RGB, encode), the try-on and the tracking path.
-        struct Bar { var label: String; var parts: [(String, Double)] }
+        struct Bar { var label: String; var parts: [(String, Double)]; var cpu: Double }
         var bars: [Bar] = []
         for r in report.runs {
-            bars.append(Bar(label: "\(r.input) \(r.size) floor", parts: [("decode", r.floor.decodeRGB.p50), ("encode", r.floor.encode.p50)]))
-            bars.append(Bar(label: "\(r.input) \(r.size) try-on", parts: r.tryOn.stages.map { ($0.name, $0.milliseconds.p50) }))
-            bars.append(Bar(label: "\(r.input) \(r.size) tracking", parts: r.tracking.stages.map { ($0.name, $0.milliseconds.p50) }))
+            bars.append(Bar(label: "\(short(r)) floor", parts: [("decode", r.floor.decodeRGB.p50), ("encode", r.floor.encode.p50)],
+                            cpu: r.floor.cpu.p50))
+            bars.append(Bar(label: "\(short(r)) try-on", parts: r.tryOn.stages.map { ($0.name, $0.milliseconds.p50) }, cpu: r.tryOn.cpu.p50))
+            bars.append(Bar(label: "\(short(r)) tracking", parts: r.tracking.stages.map { ($0.name, $0.milliseconds.p50) }, cpu: r.tracking.cpu.p50))
         }
         let rowHeight: Double = 22, barTop: Double = 70
         let barsHeight = Double(bars.count) * rowHeight
-        let maxBar = niceCeiling(bars.map { $0.parts.reduce(0) { $0 + $1.1 } }.max() ?? 1)
+        let maxBar = niceCeiling((bars.map { max($0.parts.reduce(0) { $0 + $1.1 }, $0.cpu) }.max() ?? 1) * 1.15)
+        // The distributions of the first input only: one chart stays readable (every run is in the JSON).
+        let firstInput = report.runs.first?.input
+        let curveRuns = report.runs.filter { $0.input == firstInput }
         let curveTop = barTop + barsHeight + 110, curveHeight: Double = 300
-        let height = curveTop + curveHeight + 60 + Double((report.runs.count * 3 + 1) / 2) * 16
+        let height = curveTop + curveHeight + 60 + Double(curveRuns.count * 3) * 16
 
         var s = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="white"/>
-        <text x="\(width / 2)" y="22" text-anchor="middle" font-size="15">lorgnette bench: per-stage p50 (ms per frame)</text>
+        <text x="\(width / 2)" y="22" text-anchor="middle" font-size="15">lorgnette bench: per-stage p50, wall (ms per frame)</text>
         <text x="\(width / 2)" y="40" text-anchor="middle" fill="#555">\(escape("\(report.machine.cpu), \(report.machine.logicalCores) cores, \(report.machine.build), \(report.date)"))</text>
 
         """
@@ -41,6 +47,8 @@ enum BenchSVG {
             s += "<text x=\"\(f(x + 16))\" y=\"60\">\(escape(name))</text>\n"
             x += 30 + Double(name.count) * 7
         }
+        s += "<line x1=\"\(f(x))\" y1=\"49\" x2=\"\(f(x))\" y2=\"63\" stroke=\"black\" stroke-width=\"2\"/>"
+        s += "<text x=\"\(f(x + 6))\" y=\"60\">end-to-end thread CPU p50</text>\n"
         func px(_ ms: Double) -> Double { left + plotWidth * ms / maxBar }
         for tick in 0...5 {
             let ms = maxBar * Double(tick) / 5
@@ -56,21 +64,22 @@ enum BenchSVG {
                 s += "<rect x=\"\(f(px(start)))\" y=\"\(f(y + 3))\" width=\"\(f(max(px(start + ms) - px(start), 0.5)))\" height=\"\(f(rowHeight - 6))\" fill=\"\(stageColour(name))\"><title>\(escape(name)) \(label(ms)) ms</title></rect>\n"
                 start += ms
             }
-            s += "<text x=\"\(f(px(start) + 4))\" y=\"\(f(y + 15))\" fill=\"#333\">\(label(start))</text>\n"
+            s += "<line x1=\"\(f(px(bar.cpu)))\" y1=\"\(f(y + 1))\" x2=\"\(f(px(bar.cpu)))\" y2=\"\(f(y + rowHeight - 1))\" stroke=\"black\" stroke-width=\"2\"><title>thread CPU p50 \(label(bar.cpu)) ms</title></line>\n"
+            s += "<text x=\"\(f(px(max(start, bar.cpu)) + 4))\" y=\"\(f(y + 15))\" fill=\"#333\">\(label(start)) (CPU \(label(bar.cpu)))</text>\n"
         }
 
         // Latency distributions: fraction of frames at or under x ms, end to end.
         var curves: [(String, [Double])] = []
-        for r in report.runs {
-            curves.append(("\(r.input) \(r.size) try-on", r.tryOn.samples))
-            curves.append(("\(r.input) \(r.size) floor", r.floor.samples))
-            curves.append(("\(r.input) \(r.size) tracking", r.tracking.samples))
+        for r in curveRuns {
+            curves.append(("\(short(r)) try-on", r.tryOn.samples))
+            curves.append(("\(short(r)) floor", r.floor.samples))
+            curves.append(("\(short(r)) tracking", r.tracking.samples))
         }
         let p99s = curves.map { LatencySummary($0.1).p99 }
         let maxX = niceCeiling((p99s.max() ?? 1) * 1.25)
         func cx(_ ms: Double) -> Double { left + plotWidth * min(ms, maxX) / maxX }
         func cy(_ fraction: Double) -> Double { curveTop + curveHeight * (1 - fraction) }
-        s += "<text x=\"\(width / 2)\" y=\"\(f(curveTop - 20))\" text-anchor=\"middle\" font-size=\"15\">latency distribution (wall ms per frame, end to end)</text>\n"
+        s += "<text x=\"\(width / 2)\" y=\"\(f(curveTop - 20))\" text-anchor=\"middle\" font-size=\"15\">latency distribution of \(escape((firstInput ?? "") as String)) (wall ms per frame, end to end)</text>\n"
         for tick in 0...10 {
             let fraction = Double(tick) / 10, ms = maxX * Double(tick) / 10
             s += "<line x1=\"\(f(left))\" y1=\"\(f(cy(fraction)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(cy(fraction)))\" stroke=\"#eee\"/>"
@@ -92,7 +101,7 @@ enum BenchSVG {
                 points.append("\(f(cx(ms))),\(f(cy(Double(i + 1) / Double(sorted.count))))")
             }
             s += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.8\"\(dash) points=\"\(points.joined(separator: " "))\"/>\n"
-            let ly = curveTop + curveHeight + 52 + Double(k / 2) * 16, lx = left + Double(k % 2) * plotWidth / 2
+            let ly = curveTop + curveHeight + 52 + Double(k) * 16, lx = left
             s += "<line x1=\"\(f(lx))\" y1=\"\(f(ly - 4))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly - 4))\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)/>"
             s += "<text x=\"\(f(lx + 30))\" y=\"\(f(ly))\">\(escape(curve.0)) (p50 \(label(LatencySummary(curve.1).p50)), p99 \(label(p99s[k])))</text>\n"
         }
