@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import FaceTracking
 import FacialMetrics
+import LightEstimation
 import JPEGCodec
 import Media
 import Meshes
@@ -35,11 +36,21 @@ final class LivePreview {
                                 fps: pipeline.recentFramesPerSecond, latencyMs: output.timings.total * 1000,
                                 stagesMs: output.timings.stages.map { .init(name: $0.name, ms: $0.seconds * 1000) },
                                 glasses: output.glassesName, selectedGlasses: pipeline.glassesName,
-                                tracking: .init(faces: faces), metrics: output.measurement.map(Self.metrics))
+                                tracking: .init(faces: faces), metrics: output.measurement.map(Self.metrics),
+                                light: Self.light(of: output))
         server.publish(jpeg: output.jpeg, state: state)
     }
 
     func stop() { server.stop() }
+
+    /// The light estimated on the largest tracked face.
+    static func light(of output: PipelineOutput) -> EngineState.Light? {
+        guard let face = output.anchors.max(by: { $0.box.width < $1.box.width }), let e = output.lights[face.id] else { return nil }
+        let towards = e.towardsLight
+        return EngineState.Light(ambientIntensity: Double(e.ambientIntensity), colorTemperatureK: Double(e.ambientColorTemperature),
+                                 towardsLight: [Double(towards.x), Double(towards.y), Double(towards.z)],
+                                 primaryIntensity: Double(e.primaryLightIntensity))
+    }
 
     static func metrics(_ m: MeasurementReport) -> EngineState.Metrics {
         EngineState.Metrics(pdMM: m.pdFar.value, pdUncertaintyMM: m.pdFar.plusMinus, nearPdMM: m.pd.value,

@@ -1,5 +1,6 @@
 import FaceTracking
 import FacialMetrics
+import LightEstimation
 import Geometry
 
 /// What the pipeline made of one input frame.
@@ -24,4 +25,7 @@ public struct PipelineOutput: Sendable {
     /// The largest face's rolling measurement (iris scale, last 60 accepted frames) when the
     /// configuration measures faces or overlays metrics; nil before enough frames passed the gate.
     public var measurement: MeasurementReport? = nil
+    /// Each tracked face's smoothed light estimate, by face id (empty when lighting is fixed and
+    /// the light overlay is off).
+    public var lights: [Int: LightEstimate] = [:]
 }

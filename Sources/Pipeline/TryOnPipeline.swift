@@ -150,7 +150,8 @@ public final class TryOnPipeline: @unchecked Sendable {
         defer { index += 1 }
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
                               anchors: anchors, jpeg: jpeg, width: gray.width, height: gray.height,
-                              camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report)
+                              camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report,
+                              lights: lights)
     }
 
     /// Per face: the light gizmo (direction, colour temperature, intensities) beside the face box.

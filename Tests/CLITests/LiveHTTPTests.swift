@@ -50,6 +50,9 @@ struct LiveHTTPTests {
         let reply = try LiveHTTP.request(port, "POST", "/frame", json: "{\"frame\": \"\(chosen)\"}")
         #expect(reply.status == 200, "\(reply.text)")
         #expect(LiveHTTP.waitForStatus(port, timeout: 30) { $0["glasses"] as? String == chosen } != nil, "the engine never drew \(chosen)")
+        // The light estimated on the face is reported.
+        let lit = LiveHTTP.waitForStatus(port, timeout: 30) { $0["light"] is [String: Any] }
+        #expect(((lit?["light"] as? [String: Any])?["ambientIntensity"] as? Double ?? 0) > 0, "no light estimate in /status")
         #expect(try LiveHTTP.request(port, "POST", "/frame", json: #"{"frame": "no-such-frame"}"#).status == 422)
         #expect(try LiveHTTP.request(port, "GET", "/no-such-page").status == 404)
 
