@@ -88,8 +88,9 @@ struct PatchDescriptor {
                     let u = rox.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
                     let v = roy.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
                     var x = cx + axx * u + ayx * v, y = cy + axy * u + ayy * v
-                    x.replace(with: zero, where: x .< zero); x.replace(with: hiX, where: x .> hiX)
-                    y.replace(with: zero, where: y .< zero); y.replace(with: hiY, where: y .> hiY)
+                    // `.!(x .>= 0)` also catches NaN (a degenerate shape), which must not become an index.
+                    x.replace(with: zero, where: .!(x .>= zero)); x.replace(with: hiX, where: x .> hiX)
+                    y.replace(with: zero, where: .!(y .>= zero)); y.replace(with: hiY, where: y .> hiY)
                     var p00 = zero, p01 = zero, p10 = zero, p11 = zero, fx = zero, fy = zero
                     for lane in 0..<4 {
                         let xl = x[lane], yl = y[lane]
