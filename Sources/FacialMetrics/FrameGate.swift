@@ -19,7 +19,7 @@ public struct FrameGate: Sendable {
     }
 
     public var maxAngleDegrees = 5.0
-    public var minimumLimbusContrast = 8.0
+    public var minimumLimbusContrast = 5.0
     public var maximumLimbusResidualPx = 1.0
     public var minimumPupilDistancePx: Float = 60
 

@@ -6,7 +6,7 @@ import Imaging
 ///
 /// Rays fan ±40° about the eye axis on both sides, where the lids rarely cover the limbus; along each
 /// ray the strongest dark-to-bright step (2-pixel central difference of bilinear samples every half
-/// pixel) between 0.14 and 0.30 eye widths (the iris radius is ≈ 0.2 eye widths: 11.7 mm over a ≈ 30 mm
+/// pixel) between 0.14 and 0.30 eye widths, at least max(1 px, 0.04 eye widths) inside the lid contour, (the iris radius is ≈ 0.2 eye widths: 11.7 mm over a ≈ 30 mm
 /// palpebral fissure; starting beyond the pupil's own edge at ≈ 0.05–0.1) from the centre, inside the eye contour, is one edge point
 /// (sub-pixel by a parabola). A Kåsa circle is fitted, points further than max(0.75 px, 2.5 robust SD)
 /// are dropped and it is refitted; the rays are then cast again from the new centre. The horizontal
@@ -24,7 +24,7 @@ public struct LimbusFit: Sendable {
 
     public var raysPerSide = 11
     public var halfFanDegrees: Float = 40
-    public var minimumContrast: Float = 6
+    public var minimumContrast: Float = 4
     public var minimumInliersPerSide = 3
 
     public init() {}
@@ -53,6 +53,8 @@ public struct LimbusFit: Sendable {
         var steps: [Float] = []
         let step: Float = 0.5
         let count = Int((rMax - rMin) / step) + 5
+        // Stay clear of the lids: an iris-to-lid step is not the limbus.
+        let lidMargin = -max(1, 0.04 * eye.width)
         var samples = [Float](repeating: 0, count: count)
         image.pixels.withUnsafeBufferPointer { px in
             for side in 0..<2 {
@@ -69,7 +71,7 @@ public struct LimbusFit: Sendable {
                     for i in 2..<(count - 2) {
                         let g = (samples[i + 2] - samples[i - 2]) / 2  // per pixel
                         let r = rMin - 2 * step + Float(i) * step
-                        guard g > best, eye.contains(c + d * r, margin: 0.5) else { continue }
+                        guard g > best, eye.contains(c + d * r, margin: lidMargin) else { continue }
                         best = g; bestI = i
                     }
                     guard bestI > 2, bestI < count - 3, best >= minimumContrast else { continue }

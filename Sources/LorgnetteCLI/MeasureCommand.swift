@@ -104,6 +104,9 @@ struct MeasureCommand: ParsableCommand {
         let cascade: LandmarkCascade
         let face: MeanFace
         let session: MeasurementSession
+        /// Wall time in the session (pupil refinement, gate, scale, metrics) and frames timed.
+        var metricsSeconds = 0.0
+        var metricsFrames = 0
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
         }
@@ -174,6 +177,8 @@ struct MeasureCommand: ParsableCommand {
             return nil
         }
         c.session.measurer.camera = tracker.camera
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { c.metricsSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9; c.metricsFrames += 1 }
         return c.session.process(image, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
     }
 
@@ -250,6 +255,8 @@ struct MeasureCommand: ParsableCommand {
                            + (rejected.isEmpty ? "" : "; rejected: \(rejected)")
                            + (s.cardNotFound + s.cardTilted > 0 ? "; no usable card on \(s.cardNotFound + s.cardTilted)" : ""))
         }
+        printError(String(format: "measure: %.3f ms/frame in pupil refinement + gate + scale + metrics (%d frames)",
+                          c.metricsFrames > 0 ? c.metricsSeconds / Double(c.metricsFrames) * 1000 : 0, c.metricsFrames))
         printError("measure: \(report.framesUsed) of \(s.framesSeen) frames used (a face on \(s.framesWithFace)\(rejected.isEmpty ? "" : "; rejected: " + rejected))")
         print(json ? report.json : report.table)
     }

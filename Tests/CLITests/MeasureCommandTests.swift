@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+private let sharedVideos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/videos")
+private let d18 = sharedVideos.appendingPathComponent("liveportrait_d18.mjpeg").path
+
+@Suite("lorgnette measure", .enabled(if: CLI.available, "built lorgnette executable not found next to the test bundle"))
+struct MeasureCommandTests {
+    @Test("bad arguments: one-line errors, non-zero exit")
+    func badArguments() throws {
+        let none = try CLI.run(["measure"])
+        #expect(none.status != 0)
+        #expect(none.stderr.contains("--device") && none.stderr.contains("--input"))
+        let scale = try CLI.run(["measure", "--input", "x.jpg", "--scale", "ruler"])
+        #expect(scale.status != 0 && scale.stderr.contains("--scale must be iris, card or camera"))
+        let missing = try CLI.run(["measure", "--input", "/nonexistent/clip.mjpeg"])
+        #expect(missing.status != 0 && missing.stderr.contains("No such file"))
+    }
+
+    @Test("no face: says so and exits non-zero")
+    func noFace() throws {
+        let dir = try CLIMedia.temporaryDirectory()
+        try CLIMedia.write(try CLIMedia.frame(0), to: dir + "/blank.jpg")
+        let r = try CLI.run(["measure", "--input", dir + "/blank.jpg"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no face found"), "\(r.stderr)")
+    }
+
+    @Test("dev video: JSON with every field, PD in the adult range", .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))
+    func devVideoJSON() throws {
+        let r = try CLI.run(["measure", "--input", d18, "--frames", "40", "--min-frames", "1", "--max-angle", "15", "--json"], timeout: 600)
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["method"] as? String == "iris")
+        #expect((object["frames_used"] as? Int ?? 0) >= 1)
+        for key in ["pd_mm", "pd_far_mm", "temple_width_mm", "face_width_mm", "camera_distance_mm"] {
+            let m = try #require(object[key] as? [String: Any], "missing \(key)")
+            let ci = try #require(m["ci95"] as? [Double])
+            let v = try #require(m["value"] as? Double)
+            #expect(ci.count == 2 && ci[0] < v && v < ci[1] && (m["sd"] as? Double ?? -1) >= 0)
+        }
+        let pd = try #require((object["pd_far_mm"] as? [String: Any])?["value"] as? Double)
+        #expect(pd > 50 && pd < 75)
+        let mono = try #require(object["mono_pd_mm"] as? [String: [String: Any]])
+        #expect(mono["left"]?["value"] != nil && mono["right"]?["value"] != nil)
+        let size = try #require(object["frame_size"] as? [String: String])
+        #expect(size["code"]?.contains("□") == true && ["S", "M", "L"].contains(size["label"] ?? ""))
+    }
+
+    @Test("card scale without a card: says no card, non-zero", .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))
+    func noCard() throws {
+        let r = try CLI.run(["measure", "--input", d18, "--frames", "25", "--max-angle", "15", "--scale", "card"], timeout: 600)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no card found"), "\(r.stderr)")
+    }
+
+    @Test("too few good frames: says which and why", .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))
+    func tooFew() throws {
+        let r = try CLI.run(["measure", "--input", d18, "--frames", "5"], timeout: 300)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("too few good frames"), "\(r.stderr)")
+    }
+}
