@@ -30,7 +30,7 @@ public struct FaceLightProxy: Sendable {
     }
 
     let surface: ThinPlateSpline
-    public let samples: [Sample]
+    public private(set) var samples: [Sample]
 
     public init(face: MeanFace) {
         var points: [SIMD3<Double>] = []
@@ -79,5 +79,12 @@ public struct FaceLightProxy: Sendable {
         let n = SIMD3<Double>(g.x, g.y, -1)
         let unit = n / (n * n).sum().squareRoot()
         return (SIMD3<Float>(x, y, Float(z)), SIMD3<Float>(Float(unit.x), Float(unit.y), Float(unit.z)))
+    }
+
+    /// The same proxy sampling only `regions` (e.g. without the forehead when hair covers it).
+    public func restricted(to regions: Set<Region>) -> FaceLightProxy {
+        var copy = self
+        copy.samples = samples.filter { regions.contains($0.region) }
+        return copy
     }
 }

@@ -13,7 +13,8 @@ import Imaging
 /// linear RGB. Samples facing the camera at less than 72° (cos > 0.3) are kept; samples with a
 /// clipped (≥ 250) or very dark (linear luminance < 0.012: hair, brows, beard, shadow) pixel are
 /// rejected, and so are samples darker than 30 % of the median sample (hair, brows, beard, cast
-/// shadow, whatever the exposure). Under a Lambertian skin of constant albedo ρ (`skinAlbedo`), a pixel reads
+/// shadow, whatever the exposure); forehead samples that disagree with the light the cheeks and
+/// nose show (bangs) are dropped. Under a Lambertian skin of constant albedo ρ (`skinAlbedo`), a pixel reads
 /// ρ·E(n)/π = ρ Σ (Â_l/π) L_lm Y_lm(n), linear in the nine L_lm per channel. The face shows only
 /// the camera-facing part of the sphere of normals (up to about 50° off axis on the proxy), where
 /// some combinations of the nine functions nearly vanish (1, z and 3z² − 1 look alike), so the
@@ -44,6 +45,7 @@ public struct LightEstimator: Sendable {
     // Sample geometry as flat arrays for the per-frame loop.
     let positions: [SIMD3<Float>]
     let normals: [SIMD3<Float>]
+    let regions: [FaceLightProxy.Region]
 
     public init(face: MeanFace) {
         self.init(proxy: FaceLightProxy(face: face))
@@ -53,6 +55,7 @@ public struct LightEstimator: Sendable {
         self.proxy = proxy
         positions = proxy.samples.map(\.position)
         normals = proxy.samples.map(\.normal)
+        regions = proxy.samples.map(\.region)
     }
 
     /// The light of one frame from the face at `cameraFromFace`, or nil when too few skin samples
@@ -76,6 +79,7 @@ public struct LightEstimator: Sendable {
         var basis = [Float](repeating: 0, count: count * 9)
         var targets = [SIMD3<Float>](repeating: .zero, count: count)
         var sampleNormals = [SIMD3<Float>](repeating: .zero, count: count)
+        var sampleRegions = [FaceLightProxy.Region](repeating: .nose, count: count)
         var used = 0
         SRGBDecoding.table.withUnsafeBufferPointer { lin in
             image.pixels.withUnsafeBufferPointer { px in
@@ -109,6 +113,7 @@ public struct LightEstimator: Sendable {
                                 bs[o + 5] = y.5; bs[o + 6] = y.6; bs[o + 7] = y.7; bs[o + 8] = y.8
                                 targets[used] = colour * albedoInverse
                                 sampleNormals[used] = n
+                                sampleRegions[used] = regions[s]
                                 used += 1
                             }
                         }
@@ -126,6 +131,25 @@ public struct LightEstimator: Sendable {
         var bright = 0
         for s in 0..<used { keep[s] = luminances[s] >= relativeDarkLimit * typical; if keep[s] { bright += 1 } }
         guard bright >= minimumSamples else { return nil }
+        // Hair over the forehead (bangs) is often too light to fail the darkness test and covers
+        // 40 % of the samples, more than the robust pass can reject: forehead samples must agree
+        // with the light the cheeks and nose show, within 3 robust standard deviations of the
+        // cheek-and-nose fit plus 10 % of the typical skin (the extrapolation to upward normals).
+        var lowerFace = keep
+        for s in 0..<used where sampleRegions[s] == .forehead { lowerFace[s] = false }
+        let lowerCount = lowerFace.reduce(0) { $0 + ($1 ? 1 : 0) }
+        if lowerCount >= minimumSamples, lowerCount < bright,
+           let lower = sampleNormals.withUnsafeBufferPointer({ ns in targets.withUnsafeBufferPointer { ts in
+               lowerFace.withUnsafeBufferPointer { ks in DominantLightFit.fit(normals: ns, targets: ts, keep: ks, count: used) } } }) {
+            let a = ColorTemperature.luminance(lower.ambient), k = ColorTemperature.luminance(lower.intensityOverPi)
+            let residual = (0..<used).map { luminances[$0] - (a + k * DominantLightFit.f((sampleNormals[$0] * lower.towardsLight).sum())) }
+            let spread = (0..<used).filter { lowerFace[$0] }.map { abs(residual[$0]) }.sorted()
+            let limit = 3 * 1.4826 * spread[spread.count / 2] + 0.1 * typical
+            for s in 0..<used where keep[s] && sampleRegions[s] == .forehead && abs(residual[s]) > limit {
+                keep[s] = false
+                bright -= 1
+            }
+        }
         func fit() -> [SIMD3<Double>]? {
             // Prior: the best ambient-plus-one-light explanation, in fitted units c_k = (Â_l/π) L_k.
             let model = sampleNormals.withUnsafeBufferPointer { ns in
