@@ -82,6 +82,7 @@ let package = Package(
                 .product(name: "LorgnetteEngine", package: "Lorgnette"),
             ],
             path: "Benchmarks/LightingBenchmarks",
+            exclude: ["light_stability.py"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],
