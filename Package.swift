@@ -16,6 +16,9 @@ let package = Package(
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
         .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation"]),
+        // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
+        // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
+        .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
