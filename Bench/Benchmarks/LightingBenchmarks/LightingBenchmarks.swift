@@ -50,7 +50,7 @@ enum LightingScene {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .instructions, .mallocCountTotal],
+        metrics: [.wallClock, .instructions, .mallocCountTotal],
         timeUnits: .microseconds,
         maxDuration: .seconds(3),
         maxIterations: 5_000
