@@ -158,19 +158,26 @@ struct LiveCommand: ParsableCommand {
         Interrupt.install()
         var index = 0, withFace = 0
         let wallStart = DispatchTime.now().uptimeNanoseconds
-        while !Interrupt.requested {
-            if let frames, index >= frames { break }
-            guard let frame = try source.nextFrame() else { break }
-            let output = try pipeline.process(frame)
-            if let seconds, output.time >= seconds { break }
-            if !output.anchors.isEmpty { withFace += 1 }
-            preview?.publish(output, pipeline: pipeline)
-            if sink == nil, let outputPath {
-                sink = try MediaFactory.makeSink(outputPath, framesPerSecond: source.info.framesPerSecond ?? 30,
-                                                 followTimestamps: device != nil || sourceName.hasPrefix("/dev/"))
+        // A failure mid-stream (corrupt frame, unplugged camera) still finishes the file, so what was
+        // written stays playable; the error is reported after.
+        do {
+            while !Interrupt.requested {
+                if let frames, index >= frames { break }
+                guard let frame = try source.nextFrame() else { break }
+                let output = try pipeline.process(frame)
+                if let seconds, output.time >= seconds { break }
+                if !output.anchors.isEmpty { withFace += 1 }
+                preview?.publish(output, pipeline: pipeline)
+                if sink == nil, let outputPath {
+                    sink = try MediaFactory.makeSink(outputPath, framesPerSecond: source.info.framesPerSecond ?? 30,
+                                                     followTimestamps: device != nil || sourceName.hasPrefix("/dev/"))
+                }
+                try sink?.write(jpeg: output.jpeg, timestampSeconds: output.time)
+                index += 1
             }
-            try sink?.write(jpeg: output.jpeg, timestampSeconds: output.time)
-            index += 1
+        } catch {
+            try? sink?.finish()
+            throw error
         }
         try sink?.finish()
         for issue in source.issues { printError("note: \(issue)") }
@@ -179,6 +186,7 @@ struct LiveCommand: ParsableCommand {
                      index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0,
                      sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath ?? ""))
         if Interrupt.requested { throw ExitCode(130) }
+        if index == 0 { throw CLIError("\(sourceName): no frames could be read") }
     }
 
     /// The video file written: `--output`, else live.avi unless the preview is served.

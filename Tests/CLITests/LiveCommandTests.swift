@@ -129,11 +129,9 @@ struct LiveCommandTests {
         let result = try CLI.run(["live", "--input", dir + "/garbage.mjpeg", "--frames", "3", "-o", dir + "/x.avi"])
         #expect(!result.stderr.contains("Fatal error") && result.status != 132 && result.status != 134, "\(result.stderr)")
         #expect(result.stderr.contains("no JPEG frames found"), "\(result.stderr)")
-        // `track` refuses such an input; `live` (LiveCommand, the lead's) still ends with status 0 after
-        // the source's notes, having written nothing: known, reported.
-        withKnownIssue("live exits 0 when no frame could be read (LiveCommand lacks the 'no frames' error track has)") {
-            #expect(result.status != 0)
-        }
+        // Like `track`, `live` refuses an input it could read no frame from.
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no frames could be read"), "\(result.stderr)")
     }
 
     @Test("input corrupt after good frames: the frames already written stay a playable AVI")
