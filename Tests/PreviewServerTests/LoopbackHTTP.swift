@@ -10,7 +10,7 @@ final class LoopbackConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer (slow clients).
-    init(port: Int, receiveBuffer: Int32? = nil, timeoutSeconds: Int = 10) throws {
+    init(port: Int, receiveBuffer: Int32? = nil, timeoutSeconds: Int = 60) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestHTTPError("socket() failed") }
         if var size = receiveBuffer {
