@@ -58,11 +58,17 @@ enum Chromium {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/page.png"
-        let run = try Tool.run(path!, flags + ["--user-data-dir=\(dir)/profile", "--window-size=\(width),\(height)",
-                                               "--virtual-time-budget=3000", "--screenshot=\(file)", url], timeout: 60)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw TestHTTPError("chromium wrote no screenshot (status \(run.status)): \(run.stderr.suffix(500))")
+        // Headless Chromium on a loaded 2-core machine sometimes exits 0 without writing the file
+        // (its compositor never produced a frame in the virtual-time budget): try up to 3 times.
+        var data: Data?
+        var last = ""
+        for attempt in 1 ... 3 where data == nil {
+            let run = try Tool.run(path!, flags + ["--user-data-dir=\(dir)/profile-\(attempt)", "--window-size=\(width),\(height)",
+                                                   "--virtual-time-budget=3000", "--screenshot=\(file)", url], timeout: 60)
+            data = FileManager.default.contents(atPath: file)
+            last = "status \(run.status): \(run.stderr.suffix(500))"
         }
+        guard let data else { throw TestHTTPError("chromium wrote no screenshot in 3 attempts (\(last))") }
         if let keep = ProcessInfo.processInfo.environment["LORGNETTE_KEEP_SCREENSHOT"] {
             try? data.write(to: URL(fileURLWithPath: keep))
         }
