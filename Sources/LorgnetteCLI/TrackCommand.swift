@@ -1,3 +1,4 @@
+import Annotation
 import ArgumentParser
 import Capture
 import FaceDetection
@@ -121,8 +122,13 @@ struct TrackCommand: ParsableCommand {
         if redetectEvery < 0 { throw ValidationError("--redetect-every must be 0 or positive") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
-        _ = try TrackOverlay(list: overlay)
+        do { _ = try OverlayItems(list: overlay, allowed: TrackCommand.overlayItems) } catch let e as OverlayError {
+            throw ValidationError(e.description)
+        }
     }
+
+    /// What `--overlay` can draw on `track`'s annotated frames.
+    static let overlayItems = ["landmarks", "pose", "box", "pupils", "fps"]
 
     func run() throws {
         do {
@@ -144,7 +150,7 @@ struct TrackCommand: ParsableCommand {
     }
 
     private func track() throws {
-        let overlayItems = try TrackOverlay(list: overlay)
+        let overlayItems = try OverlayItems(list: overlay, allowed: TrackCommand.overlayItems)
         let cascade = try LandmarkCascade(contentsOf: try modelPath(landmarkModel, "landmarks.lmrk"))
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet")))
         let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
@@ -268,7 +274,8 @@ struct TrackCommand: ParsableCommand {
             if let output, var canvas = rgb {
                 if sink == nil { sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30) }
                 let fps = Double(recentFPS.count) / max(recentFPS.reduce(0, +), 1e-9)
-                TrackOverlay.draw(anchors, on: &canvas, items: overlayItems, camera: tracker!.camera, face: face, fps: fps)
+                FaceAnnotator.draw(anchors, items: overlayItems, camera: tracker!.camera, on: &canvas)
+                if overlayItems.fps { FaceAnnotator.drawRate(fps, label: "fps (tracking)", on: &canvas) }
                 try sink!.write(jpeg: try encoder.encode(canvas, quality: quality), timestampSeconds: time)
             }
             index += 1
