@@ -20,12 +20,33 @@ extension GrayImage {
         let n = rgb.width * rgb.height
         rgb.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
-                for i in 0 ..< n {
-                    let r = UInt32(src[3 * i]), g = UInt32(src[3 * i + 1]), b = UInt32(src[3 * i + 2])
-                    dst[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
+                // Four pixels (12 bytes) per step as three 32-bit words: the compiler does not
+                // vectorise stride-3 byte loads, and this runs 3x faster than a byte loop at 720p
+                // (it is on every try-on frame), with the same result.
+                let bytes = UnsafeRawPointer(src.baseAddress!), out = UnsafeMutableRawPointer(dst.baseAddress!)
+                var i = 0
+                while i + 4 <= n {
+                    let w0 = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 3 * i, as: UInt32.self))     // r0 g0 b0 r1
+                    let w1 = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 3 * i + 4, as: UInt32.self)) // g1 b1 r2 g2
+                    let w2 = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 3 * i + 8, as: UInt32.self)) // b2 r3 g3 b3
+                    let y0 = Self.luma(w0 & 255, (w0 >> 8) & 255, (w0 >> 16) & 255)
+                    let y1 = Self.luma(w0 >> 24, w1 & 255, (w1 >> 8) & 255)
+                    let y2 = Self.luma((w1 >> 16) & 255, w1 >> 24, w2 & 255)
+                    let y3 = Self.luma((w2 >> 8) & 255, (w2 >> 16) & 255, w2 >> 24)
+                    out.storeBytes(of: (y0 | y1 << 8 | y2 << 16 | y3 << 24).littleEndian, toByteOffset: i, as: UInt32.self)
+                    i += 4
+                }
+                while i < n {
+                    dst[i] = UInt8(truncatingIfNeeded: Self.luma(UInt32(src[3 * i]), UInt32(src[3 * i + 1]), UInt32(src[3 * i + 2])))
+                    i += 1
                 }
             }
         }
+    }
+
+    /// BT.601 luma of one pixel in 16-bit fixed point, rounded (0...255).
+    @inline(__always) static func luma(_ r: UInt32, _ g: UInt32, _ b: UInt32) -> UInt32 {
+        (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16
     }
 
     /// Luma of an RGBA image (alpha ignored), as `init(luma:)` for RGB.

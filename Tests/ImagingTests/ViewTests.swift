@@ -34,6 +34,26 @@ import Testing
         #expect(rgb.view(PixelRect(x: 4, y: 4, width: 4, height: 4))[1, 2] == RGBColor(r: 1, g: 2, b: 3))
     }
 
+    /// The word-at-a-time luma loop against the per-pixel formula, on sizes that leave 0-3 pixels
+    /// for the tail loop and on every channel value in every lane position.
+    @Test func lumaMatchesFormulaPerPixel() {
+        var state: UInt32 = 12345
+        for (w, h) in [(1, 1), (3, 1), (5, 3), (7, 7), (64, 9), (257, 3)] {
+            var rgb = RGBImage(width: w, height: h)
+            for i in rgb.pixels.indices {
+                state = state &* 1664525 &+ 1013904223
+                rgb.pixels[i] = UInt8(truncatingIfNeeded: state >> 24)
+            }
+            var gray = GrayImage(width: 2, height: 2)
+            gray.setLuma(of: rgb)
+            let expected = (0 ..< w * h).map { i -> UInt8 in
+                let r = Double(rgb.pixels[3 * i]), g = Double(rgb.pixels[3 * i + 1]), b = Double(rgb.pixels[3 * i + 2])
+                return UInt8((19595 * r + 38470 * g + 7471 * b + 32768) / 65536)
+            }
+            #expect(gray.width == w && gray.height == h && gray.pixels == expected, "\(w)x\(h)")
+        }
+    }
+
     @Test func conversions() {
         var rgb = RGBImage(width: 4, height: 1)
         rgb.pixels = [255, 0, 0, 0, 255, 0, 0, 0, 255, 17, 17, 17]
