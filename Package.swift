@@ -89,7 +89,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),
         .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),

@@ -7,15 +7,7 @@ import Meshes
 /// a silhouette — or when it has no neighbour.
 public enum EdgeAdjacency {
     public static func neighbours(_ p: MeshPrimitive, weldTolerance: Float) -> [SIMD3<Int32>] {
-        let tolerance = max(weldTolerance, 1e-12)
-        var welded = [Int32](repeating: 0, count: p.positions.count)
-        var ids: [SIMD3<Int32>: Int32] = [:]
-        ids.reserveCapacity(p.positions.count)
-        for (i, v) in p.positions.enumerated() {
-            let q = v / tolerance
-            let key = SIMD3<Int32>(Int32(clamping: Int(q.x.rounded())), Int32(clamping: Int(q.y.rounded())), Int32(clamping: Int(q.z.rounded())))
-            if let id = ids[key] { welded[i] = id } else { let id = Int32(ids.count); ids[key] = id; welded[i] = id }
-        }
+        let welded = weld(p.positions, tolerance: weldTolerance)
         let count = p.triangleCount
         var result = [SIMD3<Int32>](repeating: SIMD3<Int32>(repeating: -1), count: count)
         var firstSide: [UInt64: Int32] = [:] // edge -> 3 * triangle + k, or -2 once non-manifold
@@ -47,5 +39,46 @@ public enum EdgeAdjacency {
             }
         }
         return result
+    }
+
+    /// For a closed surface — every non-degenerate edge (welded positions) used exactly once in
+    /// each direction, so consistently wound — whether its triangles wind counter-clockwise seen
+    /// from outside (positive enclosed volume); nil when the surface is open, non-manifold or
+    /// inconsistently wound.
+    public static func outwardWinding(_ p: MeshPrimitive, weldTolerance: Float) -> Bool? {
+        let welded = weld(p.positions, tolerance: weldTolerance)
+        var directed: [UInt64: Int32] = [:]
+        directed.reserveCapacity(p.triangleCount * 3)
+        var volume: Double = 0
+        for t in 0..<p.triangleCount {
+            let i = (Int(p.indices[3 * t]), Int(p.indices[3 * t + 1]), Int(p.indices[3 * t + 2]))
+            let a = p.positions[i.0], b = p.positions[i.1], c = p.positions[i.2]
+            volume += Double(simdDot(a, simdCross(b, c)))
+            for (u, v) in [(i.0, i.1), (i.1, i.2), (i.2, i.0)] {
+                let wu = welded[u], wv = welded[v]
+                if wu == wv { continue }
+                directed[UInt64(UInt32(wu)) << 32 | UInt64(UInt32(wv)), default: 0] += 1
+            }
+        }
+        for (key, count) in directed {
+            let reverse = (key << 32) | (key >> 32)
+            if count != 1 || directed[reverse] != 1 { return nil }
+        }
+        guard volume != 0, !directed.isEmpty else { return nil }
+        return volume > 0
+    }
+
+    /// One id per distinct position (within `tolerance`).
+    static func weld(_ positions: [SIMD3<Float>], tolerance weldTolerance: Float) -> [Int32] {
+        let tolerance = max(weldTolerance, 1e-12)
+        var welded = [Int32](repeating: 0, count: positions.count)
+        var ids: [SIMD3<Int32>: Int32] = [:]
+        ids.reserveCapacity(positions.count)
+        for (i, v) in positions.enumerated() {
+            let q = v / tolerance
+            let key = SIMD3<Int32>(Int32(clamping: Int(q.x.rounded())), Int32(clamping: Int(q.y.rounded())), Int32(clamping: Int(q.z.rounded())))
+            if let id = ids[key] { welded[i] = id } else { let id = Int32(ids.count); ids[key] = id; welded[i] = id }
+        }
+        return welded
     }
 }

@@ -44,18 +44,17 @@ struct LensShader: FragmentShader {
     var writesColor: Bool { true }
 
     @inline(__always)
-    func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>
-        var diffuseLight = SIMD3<Float>.zero
-        if scatter > 0 {
-            (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
-        } else {
-            (v, n, uv) = view.interpolateGeometry(triangle, barycentric, frontFacing: frontFacing)
-        }
+    func corners(triangle: Int, frontFacing: Bool) -> (SurfaceVarying, SurfaceVarying, SurfaceVarying) {
+        view.corners(triangle, frontFacing: frontFacing, diffuse: scatter > 0)
+    }
+
+    @inline(__always)
+    func fragment(triangle: Int, varying: SurfaceVarying, frontFacing: Bool) -> Fragment? {
+        let v = varying.v, n = varying.n, diffuseLight = varying.diffuseLight
         var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
         if let texture {
-            let t = texture.sample(uv)
+            let t = texture.sample(varying.uv)
             tint *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
             if material.alphaMode == .blend { alpha *= t.w * (1 / 255 as Float) }
         }

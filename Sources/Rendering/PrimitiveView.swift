@@ -13,36 +13,42 @@ struct PrimitiveView {
     let diffuseFront: UnsafeBufferPointer<SIMD3<Float>>
     let diffuseBack: UnsafeBufferPointer<SIMD3<Float>>
 
-    /// Direction to the camera (close to unit), unit normal (towards the viewer when seen from the
-    /// back), UV and diffuse light of the visible side at barycentric `l`.
+    /// The varyings at the corners of `triangle`, seen from the front or (normals and diffuse light
+    /// turned round) the back; `diffuse` false leaves the diffuse light zero for shaders that do not use it.
     @inline(__always)
-    func interpolate(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool)
-        -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>, diffuse: SIMD3<Float>) {
+    func corners(_ triangle: Int, frontFacing: Bool, diffuse: Bool) -> (SurfaceVarying, SurfaceVarying, SurfaceVarying) {
         let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
-        let v = towardCamera[i0] * l.x + towardCamera[i1] * l.y + towardCamera[i2] * l.z
-        var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
-        let d: SIMD3<Float>
-        if frontFacing {
-            d = diffuseFront[i0] * l.x + diffuseFront[i1] * l.y + diffuseFront[i2] * l.z
-        } else {
-            n = -n
-            d = diffuseBack[i0] * l.x + diffuseBack[i1] * l.y + diffuseBack[i2] * l.z
+        @inline(__always) func corner(_ i: Int) -> SurfaceVarying {
+            let t = towardCamera[i], n = frontFacing ? normals[i] : -normals[i]
+            let uv = uvs.isEmpty ? SIMD2<Float>.zero : uvs[i]
+            let d = diffuse ? (frontFacing ? diffuseFront[i] : diffuseBack[i]) : .zero
+            return SurfaceVarying(toward: SIMD4<Float>(t.x, t.y, t.z, uv.x), normal: SIMD4<Float>(n.x, n.y, n.z, uv.y),
+                                  diffuse: SIMD4<Float>(d.x, d.y, d.z, 0))
         }
-        var uv = SIMD2<Float>.zero
-        if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
-        return (v, n, uv, d)
+        return (corner(i0), corner(i1), corner(i2))
+    }
+}
+
+/// What the surface and lens shaders interpolate, packed into three 4-lane registers: the
+/// direction towards the camera (close to unit) with u, the normal (not unit after interpolation)
+/// with v, and the diffuse light of the visible side.
+struct SurfaceVarying: Varying {
+    var toward: SIMD4<Float>
+    var normal: SIMD4<Float>
+    var diffuse: SIMD4<Float>
+
+    @inline(__always) var v: SIMD3<Float> { SIMD3<Float>(toward.x, toward.y, toward.z) }
+    /// The unit normal.
+    @inline(__always) var n: SIMD3<Float> { fastNormalize(SIMD3<Float>(normal.x, normal.y, normal.z)) }
+    @inline(__always) var uv: SIMD2<Float> { SIMD2<Float>(toward.w, normal.w) }
+    @inline(__always) var diffuseLight: SIMD3<Float> { SIMD3<Float>(diffuse.x, diffuse.y, diffuse.z) }
+
+    @inline(__always) static func + (a: Self, b: Self) -> Self {
+        Self(toward: a.toward + b.toward, normal: a.normal + b.normal, diffuse: a.diffuse + b.diffuse)
     }
 
-    /// `interpolate` without the diffuse light, for shaders that do not use it (polished lenses).
-    @inline(__always)
-    func interpolateGeometry(_ triangle: Int, _ l: SIMD3<Float>, frontFacing: Bool) -> (v: SIMD3<Float>, n: SIMD3<Float>, uv: SIMD2<Float>) {
-        let i0 = Int(indices[3 * triangle]), i1 = Int(indices[3 * triangle + 1]), i2 = Int(indices[3 * triangle + 2])
-        let v = towardCamera[i0] * l.x + towardCamera[i1] * l.y + towardCamera[i2] * l.z
-        var n = fastNormalize(normals[i0] * l.x + normals[i1] * l.y + normals[i2] * l.z)
-        if !frontFacing { n = -n }
-        var uv = SIMD2<Float>.zero
-        if !uvs.isEmpty { uv = uvs[i0] * l.x + uvs[i1] * l.y + uvs[i2] * l.z }
-        return (v, n, uv)
+    @inline(__always) static func * (a: Self, s: Float) -> Self {
+        Self(toward: a.toward * s, normal: a.normal * s, diffuse: a.diffuse * s)
     }
 }
 
@@ -65,7 +71,15 @@ enum Shading {
     @inline(__always) static func specular(n: SIMD3<Float>, v: SIMD3<Float>, l: SIMD3<Float>, shininess: Float) -> Float {
         let ndl = (n * l).sum()
         guard ndl > 0 else { return 0 }
-        let h = fastNormalize(l + v)
+        let halfway = l + v
+        let s = (n * halfway).sum()
+        guard s > 0 else { return 0 }
+        // `power` is exactly 0 for n·h <= 1 − 16/shininess (most pixels of a sharp lobe): decide
+        // that from s² against |l + v|² before paying for the square root (with a 1e-4 margin for
+        // rounding, inside which the lobe is still computed and is zero anyway).
+        let cutoff = 1 - 16 / shininess
+        if cutoff > 0 && s * s < (cutoff * cutoff * 0.9998) * (halfway * halfway).sum() { return 0 }
+        let h = fastNormalize(halfway)
         let ndh = (n * h).sum()
         guard ndh > 0 else { return 0 }
         return power(ndh, shininess) * (shininess + 8) * (1 / (8 * Float.pi)) * ndl

@@ -2,12 +2,14 @@ import Imaging
 
 /// Scan conversion of `ScreenTriangle`s into an `RGBImage` and a `DepthBuffer`, in place
 /// (after tinyrenderer's `rasterize`): a pixel is covered when its centre is inside the triangle
-/// (pixel centres at integer coordinates, the `Imaging` convention); attributes are interpolated
-/// perspective-correctly (barycentrics weighted by 1/z, Heckbert & Moreton 1991); the depth test
-/// keeps the nearest surface (`DepthBuffer` holds 1/z). Silhouette edges flagged in
+/// (pixel centres at integer coordinates, the `Imaging` convention); the shader's varyings are
+/// interpolated perspective-correctly (Heckbert & Moreton 1991: v/z and 1/z are affine in screen
+/// space, so both are stepped along each row by one addition per pixel and divided once); the
+/// depth test keeps the nearest surface (`DepthBuffer` holds 1/z). Silhouette edges flagged in
 /// `smoothEdges` are anti-aliased by coverage: pixels up to half a pixel outside such an edge are
-/// shaded and blended by their covered fraction, approximated from the centre's signed distance
-/// to the edge; they do not write depth. Blending is in linear light.
+/// shaded with the triangle's attributes at the nearest point inside (clamped barycentrics) and
+/// blended by their covered fraction, approximated from the centre's signed distance to the
+/// edge; they do not write depth. Blending is in linear light.
 public enum Rasterizer {
     /// Pixels outside `scissor` (inclusive pixel bounds), when given, are left untouched.
     public static func rasterize<S: FragmentShader>(_ triangles: [ScreenTriangle], shader: S,
@@ -15,112 +17,110 @@ public enum Rasterizer {
                                                     scissor: PixelBounds? = nil) {
         precondition(color.width == depth.width && color.height == depth.height, "colour and depth sizes differ")
         guard color.width > 0 && color.height > 0 else { return }
+        let writesColor = shader.writesColor, writesDepth = shader.writesDepth
+        guard writesColor || writesDepth else { return }
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         let width = color.width, height = color.height
         let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
             .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
         guard let clip else { return }
-        ColorTables.toLinear.withUnsafeBufferPointer { toLinear in
-            ColorTables.toSRGB.withUnsafeBufferPointer { toSRGB in
-                color.pixels.withUnsafeMutableBufferPointer { rgb in
-                    depth.values.withUnsafeMutableBufferPointer { z in
-                        for t in triangles {
-                            let r = drawTriangle(t, shader: shader, width: width, clip: clip, rgb: rgb, z: z,
-                                                 toLinear: toLinear, toSRGB: toSRGB)
-                            if r.maxX >= 0 {
-                                minX = min(minX, r.minX); minY = min(minY, r.minY); maxX = max(maxX, r.maxX); maxY = max(maxY, r.maxY)
+        @inline(__always) func grow(_ r: PixelBounds?) {
+            guard let r else { return }
+            minX = min(minX, r.minX); minY = min(minY, r.minY); maxX = max(maxX, r.maxX); maxY = max(maxY, r.maxY)
+        }
+        if !writesColor {
+            depth.values.withUnsafeMutableBufferPointer { z in
+                triangles.withUnsafeBufferPointer { tris in
+                    for t in tris { grow(drawDepth(t, width: width, clip: clip, z: z)) }
+                }
+            }
+        } else {
+            ColorTables.toLinear.withUnsafeBufferPointer { toLinear in
+                ColorTables.toSRGB.withUnsafeBufferPointer { toSRGB in
+                    color.pixels.withUnsafeMutableBufferPointer { rgb in
+                        depth.values.withUnsafeMutableBufferPointer { z in
+                            triangles.withUnsafeBufferPointer { tris in
+                                for t in tris {
+                                    grow(drawTriangle(t, shader: shader, width: width, clip: clip, rgb: rgb, z: z,
+                                                      toLinear: toLinear, toSRGB: toSRGB))
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        if maxX >= 0 && shader.writesDepth { depth.markDirty(minX: minX, minY: minY, maxX: maxX, maxY: maxY) }
+        if maxX >= 0 && writesDepth { depth.markDirty(minX: minX, minY: minY, maxX: maxX, maxY: maxY) }
     }
 
+    /// Draws one triangle with a colour-writing shader; returns its pixel box when it passed the depth test anywhere.
     @inline(__always)
     static func drawTriangle<S: FragmentShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelBounds,
                                                 rgb: UnsafeMutableBufferPointer<UInt8>, z: UnsafeMutableBufferPointer<Float>,
-                                                toLinear: UnsafeBufferPointer<Float>, toSRGB: UnsafeBufferPointer<UInt8>)
-        -> (minX: Int, minY: Int, maxX: Int, maxY: Int) {
-        let none = (minX: 0, minY: 0, maxX: -1, maxY: -1)
-        let x0 = t.p0.x, y0 = t.p0.y, x1 = t.p1.x, y1 = t.p1.y, x2 = t.p2.x, y2 = t.p2.y
-        let area2 = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
-        guard abs(area2) > 1e-8, area2.isFinite else { return none }
-        let s: Float = area2 > 0 ? 1 : -1
-        // Edge i is opposite vertex i; e_i(x, y) = a_i x + b_i y + c_i is the signed distance (pixels)
-        // of (x, y) from it, positive inside. lambda_i = e_i * k_i.
-        var a = SIMD3<Float>(y1 - y2, y2 - y0, y0 - y1) * s
-        var b = SIMD3<Float>(x2 - x1, x0 - x2, x1 - x0) * s
-        var c = SIMD3<Float>(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0) * s
-        let lengths = (a * a + b * b).squareRoot()
-        guard lengths.min() > 0 else { return none }
-        a /= lengths; b /= lengths; c /= lengths
-        let k = lengths / abs(area2)
-        // Smooth-edge bits: bit k marks edge (k, k+1), which is opposite vertex (k + 2) % 3.
+                                                toLinear: UnsafeBufferPointer<Float>, toSRGB: UnsafeBufferPointer<UInt8>) -> PixelBounds? {
+        guard let e = TriangleEdges(t, clip: clip, smoothEdges: t.smoothEdges) else { return nil }
+        let writesDepth = shader.writesDepth
         let m = t.smoothEdges
-        let smooth = SIMD3<Float>((m & 2) != 0 ? 1 : 0, (m & 4) != 0 ? 1 : 0, (m & 1) != 0 ? 1 : 0)
-        let threshold = smooth * -0.5
-        let margin: Float = m != 0 ? 1 : 0
-        // Bounds in Float first: coordinates far outside the image must not overflow Int.
-        let bx0 = Int(max(Float(clip.minX), (min(x0, x1, x2) - margin).rounded(.up)))
-        let bx1 = Int(min(Float(clip.maxX), (max(x0, x1, x2) + margin).rounded(.down)))
-        let by0 = Int(max(Float(clip.minY), (min(y0, y1, y2) - margin).rounded(.up)))
-        let by1 = Int(min(Float(clip.maxY), (max(y0, y1, y2) + margin).rounded(.down)))
-        guard bx0 <= bx1 && by0 <= by1 else { return none }
-        let w = SIMD3<Float>(t.p0.z, t.p1.z, t.p2.z)
-        let writesDepth = shader.writesDepth, writesColor = shader.writesColor
-        var touched = false
-        // Scalar copies: the per-pixel loop below is written out channel by channel, which the
-        // optimiser keeps in registers (generic SIMD3 reductions were out-of-line calls).
-        let a0 = a.x, a1 = a.y, a2 = a.z, b0 = b.x, b1 = b.y, b2 = b.z, c0 = c.x, c1 = c.y, c2 = c.z
-        let k0 = k.x, k1 = k.y, k2 = k.z, w0 = w.x, w1 = w.y, w2 = w.z
-        let t0 = threshold.x, t1 = threshold.y, t2 = threshold.z
-        let s0 = smooth.x != 0, s1 = smooth.y != 0, s2 = smooth.z != 0
-        let steps = Float(ColorTables.encodeSteps)
+        let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
+        let t0 = e.t0, t1 = e.t1, t2 = e.t2
+        let s0 = t0 != 0, s1 = t1 != 0, s2 = t2 != 0
+        let k0 = e.k0, k1 = e.k1, k2 = e.k2
+        // lambda_i w_i = e_i g_i: the perspective weights, affine in screen space.
+        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
+        var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
         let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
-        @inline(__always) func narrow(_ a: Float, _ base: Float, _ t: Float, _ lo: inout Float, _ hi: inout Float) {
-            // e(x) = a x + base >= t: a bound on x on one side, or the whole row in or out.
-            if a > 0 { lo = max(lo, (t - base) / a) } else if a < 0 { hi = min(hi, (t - base) / a) } else if base < t { hi = -1 }
+        if !unclipped {
+            // A piece of a near-clipped triangle: its corners sit at barycentrics b_k of the source.
+            let s = (v0, v1, v2)
+            v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
+            v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
+            v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
         }
-        for py in by0...by1 {
+        // W = sum lambda_i w_i (= 1/z) and N = sum lambda_i w_i v_i as planes around the box's
+        // corner (ox, oy), which keeps the constant terms small; varying = N / W.
+        let ox = Float(e.minX), oy = Float(e.minY)
+        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
+        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        let nA = v0 * (a0 * g0) + v1 * (a1 * g1) + v2 * (a2 * g2)
+        let nB = v0 * (b0 * g0) + v1 * (b1 * g1) + v2 * (b2 * g2)
+        let nO = v0 * (eo0 * g0) + v1 * (eo1 * g1) + v2 * (eo2 * g2)
+        let steps = Float(ColorTables.encodeSteps)
+        let frontFacing = t.frontFacing, source = Int(t.source)
+        var touched = false
+        for py in e.minY...e.maxY {
             let fy = Float(py)
-            // The span of the row inside all three edges, computed rather than scanned: thin
-            // triangles (rims, lens fans) would otherwise test mostly empty bounding boxes. Widened
-            // by 0.01 px against rounding; the per-pixel test below stays exact.
-            var lo = Float(bx0), hi = Float(bx1)
-            narrow(a0, b0 * fy + c0, t0, &lo, &hi)
-            narrow(a1, b1 * fy + c1, t1, &lo, &hi)
-            narrow(a2, b2 * fy + c2, t2, &lo, &hi)
-            guard lo <= hi + 0.02 else { continue }
-            let xStart = max(bx0, Int((lo - 0.01).rounded(.up))), xEnd = min(bx1, Int((hi + 0.01).rounded(.down)))
-            guard xStart <= xEnd else { continue }
+            guard let (xStart, xEnd) = e.span(y: fy) else { continue }
             let fx = Float(xStart)
             var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
+            let dx = fx - ox, dy = fy - oy
+            var w = wO + wA * dx + wB * dy
+            var n = nO + nA * dx + nB * dy
             let row = py * width
             for px in xStart...xEnd {
-                let d0 = e0, d1 = e1, d2 = e2
-                e0 += a0; e1 += a1; e2 += a2
+                let d0 = e0, d1 = e1, d2 = e2, wHere = w, nHere = n
+                e0 += a0; e1 += a1; e2 += a2; w += wA; n = n + nA
                 if d0 < t0 || d1 < t1 || d2 < t2 { continue }
-                let lw0 = max(d0, 0) * k0 * w0, lw1 = max(d1, 0) * k1 * w1, lw2 = max(d2, 0) * k2 * w2
-                let sum = max(d0, 0) * k0 + max(d1, 0) * k1 + max(d2, 0) * k2
-                let lwSum = lw0 + lw1 + lw2
-                guard sum > 0 && lwSum > 0 else { continue }
-                // Inside the triangle the clamped barycentrics already sum to 1 (up to rounding).
-                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
-                let invZ = inside ? lwSum : lwSum / sum
                 let idx = row + px
-                guard invZ > z[idx] else { continue }
-                touched = true
-                guard writesColor else {
-                    if writesDepth && inside { z[idx] = invZ }
-                    continue
+                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
+                let invZ: Float, varying: S.Corner
+                if inside {
+                    invZ = wHere
+                    guard invZ > z[idx] else { continue }
+                    varying = nHere * (1 / wHere)
+                } else {
+                    // Anti-aliasing fringe: attributes of the nearest point inside (clamped barycentrics).
+                    let l0 = max(d0, 0) * k0, l1 = max(d1, 0) * k1, l2 = max(d2, 0) * k2
+                    let lw0 = max(d0, 0) * g0, lw1 = max(d1, 0) * g1, lw2 = max(d2, 0) * g2
+                    let sum = l0 + l1 + l2, lwSum = lw0 + lw1 + lw2
+                    guard sum > 0 && lwSum > 0 else { continue }
+                    invZ = lwSum / sum
+                    guard invZ > z[idx] else { continue }
+                    let r = 1 / lwSum
+                    varying = v0 * (lw0 * r) + v1 * (lw1 * r) + v2 * (lw2 * r)
                 }
-                let r = 1 / lwSum
-                let q0 = lw0 * r, q1 = lw1 * r, q2 = lw2 * r
-                let bary = unclipped ? SIMD3<Float>(q0, q1, q2) : t.b0 * q0 + t.b1 * q1 + t.b2 * q2
+                touched = true
                 // A discarded (MASK) fragment leaves depth alone, so it does not occlude.
-                guard let f = shader.fragment(triangle: Int(t.source), barycentric: bary, frontFacing: t.frontFacing) else { continue }
+                guard let f = shader.fragment(triangle: source, varying: varying, frontFacing: frontFacing) else { continue }
                 if writesDepth && inside { z[idx] = invZ }
                 var coverage: Float = 1
                 if m != 0 {
@@ -129,21 +129,125 @@ public enum Rasterizer {
                     if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
                 }
                 let o = 3 * idx
-                var outR = f.add.x, outG = f.add.y, outB = f.add.z
+                var out = f.add
                 // Opaque and fully covered: the destination does not matter, skip reading it.
                 if coverage < 1 || f.multiply != .zero {
-                    let r0 = toLinear[Int(rgb[o])], g0 = toLinear[Int(rgb[o + 1])], bl0 = toLinear[Int(rgb[o + 2])]
-                    outR += r0 * f.multiply.x; outG += g0 * f.multiply.y; outB += bl0 * f.multiply.z
-                    if coverage < 1 {
-                        outR = r0 + (outR - r0) * coverage; outG = g0 + (outG - g0) * coverage; outB = bl0 + (outB - bl0) * coverage
-                    }
+                    let dst = SIMD3<Float>(toLinear[Int(rgb[o])], toLinear[Int(rgb[o + 1])], toLinear[Int(rgb[o + 2])])
+                    out += dst * f.multiply
+                    if coverage < 1 { out = dst + (out - dst) * coverage }
                 }
-                rgb[o] = toSRGB[Int(min(max(outR, 0), 1) * steps + 0.5)]
-                rgb[o + 1] = toSRGB[Int(min(max(outG, 0), 1) * steps + 0.5)]
-                rgb[o + 2] = toSRGB[Int(min(max(outB, 0), 1) * steps + 0.5)]
+                let q = pointwiseMin(pointwiseMax(out, .zero), SIMD3<Float>(repeating: 1)) * steps + 0.5
+                rgb[o] = toSRGB[Int(q.x)]
+                rgb[o + 1] = toSRGB[Int(q.y)]
+                rgb[o + 2] = toSRGB[Int(q.z)]
             }
         }
-        return touched ? (bx0, by0, bx1, by1) : none
+        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
     }
 
+    /// Depth only (occluders): the nearest 1/z of the covered pixel centres, no fringe.
+    @inline(__always)
+    static func drawDepth(_ t: ScreenTriangle, width: Int, clip: PixelBounds, z: UnsafeMutableBufferPointer<Float>) -> PixelBounds? {
+        guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
+        let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
+        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
+        let ox = Float(e.minX), oy = Float(e.minY)
+        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
+        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        var touched = false
+        for py in e.minY...e.maxY {
+            let fy = Float(py)
+            guard let (xStart, xEnd) = e.span(y: fy) else { continue }
+            let fx = Float(xStart)
+            var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
+            var w = wO + wA * (fx - ox) + wB * (fy - oy)
+            let row = py * width
+            for px in xStart...xEnd {
+                if e0 >= 0 && e1 >= 0 && e2 >= 0 && w > z[row + px] {
+                    z[row + px] = w
+                    touched = true
+                }
+                e0 += a0; e1 += a1; e2 += a2; w += wA
+            }
+        }
+        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+    }
+}
+
+/// A triangle's edge functions and clipped pixel box. Edge i is opposite vertex i;
+/// e_i(x, y) = a_i x + b_i y + c_i is the signed distance (pixels) of (x, y) from it, positive
+/// inside, and the screen-space barycentric lambda_i = e_i k_i. A pixel is drawn when
+/// e_i >= t_i for all i: t_i is 0, or −0.5 on an anti-aliased edge.
+struct TriangleEdges {
+    var a0: Float, a1: Float, a2: Float, b0: Float, b1: Float, b2: Float, c0: Float, c1: Float, c2: Float
+    var k0: Float, k1: Float, k2: Float
+    var t0: Float, t1: Float, t2: Float
+    /// Reciprocals of a_i for the row spans (0 where a_i is 0).
+    var ia0: Float, ia1: Float, ia2: Float
+    var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+    /// Nil for degenerate or non-finite triangles and those with no pixel inside `clip`.
+    @inline(__always)
+    init?(_ t: ScreenTriangle, clip: PixelBounds, smoothEdges m: UInt8) {
+        let x0 = t.p0.x, y0 = t.p0.y, x1 = t.p1.x, y1 = t.p1.y, x2 = t.p2.x, y2 = t.p2.y
+        let margin: Float = m != 0 ? 1 : 0
+        let bx0 = max(clip.minX, ceilInt(min(min(x0, x1), x2) - margin, clip.minX, clip.maxX))
+        let bx1 = min(clip.maxX, floorInt(max(max(x0, x1), x2) + margin, clip.minX, clip.maxX))
+        let by0 = max(clip.minY, ceilInt(min(min(y0, y1), y2) - margin, clip.minY, clip.maxY))
+        let by1 = min(clip.maxY, floorInt(max(max(y0, y1), y2) + margin, clip.minY, clip.maxY))
+        guard bx0 <= bx1 && by0 <= by1 else { return nil }
+        let area2 = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
+        guard abs(area2) > 1e-8, area2.isFinite else { return nil }
+        let s: Float = area2 > 0 ? 1 : -1
+        var a = SIMD3<Float>(y1 - y2, y2 - y0, y0 - y1) * s
+        var b = SIMD3<Float>(x2 - x1, x0 - x2, x1 - x0) * s
+        var c = SIMD3<Float>(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0) * s
+        let lengths = (a * a + b * b).squareRoot()
+        guard lengths.min() > 0 else { return nil }
+        a /= lengths; b /= lengths; c /= lengths
+        let k = lengths / abs(area2)
+        minX = bx0; maxX = bx1; minY = by0; maxY = by1
+        a0 = a.x; a1 = a.y; a2 = a.z; b0 = b.x; b1 = b.y; b2 = b.z; c0 = c.x; c1 = c.y; c2 = c.z
+        k0 = k.x; k1 = k.y; k2 = k.z
+        // Smooth-edge bits: bit k marks edge (k, k+1), which is opposite vertex (k + 2) % 3.
+        t0 = (m & 2) != 0 ? -0.5 : 0
+        t1 = (m & 4) != 0 ? -0.5 : 0
+        t2 = (m & 1) != 0 ? -0.5 : 0
+        ia0 = a0 != 0 ? 1 / a0 : 0
+        ia1 = a1 != 0 ? 1 / a1 : 0
+        ia2 = a2 != 0 ? 1 / a2 : 0
+    }
+
+    /// The pixels of row `y` inside all three edges, computed rather than scanned (thin triangles
+    /// — rims, lens fans — would otherwise test mostly empty boxes). Widened by 0.01 px against
+    /// rounding: the per-pixel test stays exact.
+    @inline(__always)
+    func span(y fy: Float) -> (Int, Int)? {
+        var lo = Float(minX), hi = Float(maxX)
+        @inline(__always) func narrow(_ a: Float, _ ia: Float, _ base: Float, _ t: Float) {
+            // e(x) = a x + base >= t: a bound on x on one side, or the whole row in or out.
+            if a > 0 { lo = max(lo, (t - base) * ia) } else if a < 0 { hi = min(hi, (t - base) * ia) } else if base < t { hi = -1 }
+        }
+        narrow(a0, ia0, b0 * fy + c0, t0)
+        narrow(a1, ia1, b1 * fy + c1, t1)
+        narrow(a2, ia2, b2 * fy + c2, t2)
+        guard lo <= hi + 0.02 else { return nil }
+        let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
+        return xStart <= xEnd ? (xStart, xEnd) : nil
+    }
+}
+
+/// ⌈v⌉ for v clamped to [lo − 1, hi + 1] (NaN gives a value outside [lo, hi] or a bound), without
+/// a libm call: the bounds make the conversion to Int safe, and plain x86-64 has no rounding instruction.
+@inline(__always) func ceilInt(_ v: Float, _ lo: Int, _ hi: Int) -> Int {
+    let c = min(Float(hi + 1), max(Float(lo - 1), v)) // this order maps NaN to lo − 1
+    let i = Int(c)
+    return Float(i) < c ? i + 1 : i
+}
+
+/// ⌊v⌋ for v clamped to [lo − 1, hi + 1], as `ceilInt`.
+@inline(__always) func floorInt(_ v: Float, _ lo: Int, _ hi: Int) -> Int {
+    let c = min(Float(hi + 1), max(Float(lo - 1), v)) // this order maps NaN to lo − 1
+    let i = Int(c)
+    return Float(i) > c ? i - 1 : i
 }

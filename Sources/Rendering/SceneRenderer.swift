@@ -27,11 +27,14 @@ public final class SceneRenderer {
         depth.clear(width: width, height: height)
     }
 
-    /// Writes `mesh`'s depth only (both faces), so later draws behind it are hidden.
+    /// Writes `mesh`'s depth only, so later draws behind it are hidden. Both faces of open
+    /// surfaces are drawn; a closed, consistently wound primitive (`RenderableMesh.outwardWinding`)
+    /// only shows its outside to a camera outside it, so its inward-facing triangles — half the
+    /// work — are skipped: the nearest depth is the same.
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
-            buildTriangles(mesh, primitive: i, camera: camera, cull: false, smooth: false, sortFarToNear: false)
+            buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false)
             Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
         }
     }
@@ -40,21 +43,32 @@ public final class SceneRenderer {
     public func draw(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: true)
         let prims = mesh.mesh.primitives
-        var translucent: [(depth: Float, index: Int)] = []
+        // Translucent primitives wait for the second pass, sorted far to near by mean depth
+        // (insertion sort into reused scratch: a handful of primitives, no allocation per frame).
+        var translucent = mesh.translucentOrder
+        mesh.translucentOrder = []
+        translucent.removeAll(keepingCapacity: true)
+        defer { mesh.translucentOrder = translucent }
         for i in prims.indices {
             let material = mesh.mesh.materials[prims[i].materialIndex]
             if material.isTranslucent {
-                let zs = mesh.cameraPositions[i]
-                let meanZ = zs.isEmpty ? 0 : zs.reduce(Float(0)) { $0 + $1.z } / Float(zs.count)
-                translucent.append((meanZ, i))
+                let meanZ = mesh.cameraPositions[i].withUnsafeBufferPointer { zs in
+                    var sum: Float = 0
+                    for v in zs { sum += v.z }
+                    return zs.isEmpty ? 0 : sum / Float(zs.count)
+                }
+                var k = translucent.count
+                translucent.append(SortKey(depth: meanZ, triangle: Int32(i)))
+                while k > 0 && translucent[k - 1].depth < meanZ { translucent.swapAt(k - 1, k); k -= 1 }
                 continue
             }
-            buildTriangles(mesh, primitive: i, camera: camera, cull: !material.doubleSided, smooth: antialiasing, sortFarToNear: false)
+            buildTriangles(mesh, primitive: i, camera: camera, keep: material.doubleSided ? nil : true, smooth: antialiasing, sortFarToNear: false)
             shade(mesh, primitive: i, image: &image)
         }
-        for (_, i) in translucent.sorted(by: { $0.depth > $1.depth }) {
+        for key in translucent {
+            let i = Int(key.triangle)
             let material = mesh.mesh.materials[prims[i].materialIndex]
-            buildTriangles(mesh, primitive: i, camera: camera, cull: !material.doubleSided, smooth: antialiasing, sortFarToNear: true)
+            buildTriangles(mesh, primitive: i, camera: camera, keep: material.doubleSided ? nil : true, smooth: antialiasing, sortFarToNear: true)
             shade(mesh, primitive: i, image: &image)
         }
     }
@@ -97,23 +111,33 @@ public final class SceneRenderer {
             normalMatrix = Transform3D(columns: normalMatrix.c0 * s, normalMatrix.c1 * s, normalMatrix.c2 * s)
         }
         for (i, p) in mesh.mesh.primitives.enumerated() {
+            let fx = camera.fx, fy = camera.fy, cx = camera.cx, cy = camera.cy
             p.positions.withUnsafeBufferPointer { src in
                 mesh.cameraPositions[i].withUnsafeMutableBufferPointer { dst in
-                    mesh.towardCamera[i].withUnsafeMutableBufferPointer { view in
+                    mesh.screenPositions[i].withUnsafeMutableBufferPointer { screen in
+                        // Projected once per vertex (valid in front of the near plane; clipped corners are reprojected).
                         for v in 0..<src.count {
                             let c = cameraFromModel.apply(src[v])
                             dst[v] = c
-                            view[v] = -simdNormalize(c)
+                            let iz = 1 / c.z
+                            screen[v] = SIMD3<Float>(fx * c.x * iz + cx, fy * c.y * iz + cy, iz)
                         }
                     }
                 }
             }
-            p.normals.withUnsafeBufferPointer { src in
-                mesh.cameraNormals[i].withUnsafeMutableBufferPointer { dst in
-                    if conformal {
-                        for v in 0..<src.count { dst[v] = normalMatrix.applyLinear(src[v]) }
-                    } else {
-                        for v in 0..<src.count { dst[v] = simdNormalize(normalMatrix.applyLinear(src[v])) }
+            if shading {
+                mesh.cameraPositions[i].withUnsafeBufferPointer { src in
+                    mesh.towardCamera[i].withUnsafeMutableBufferPointer { view in
+                        for v in 0..<src.count { view[v] = -simdNormalize(src[v]) }
+                    }
+                }
+                p.normals.withUnsafeBufferPointer { src in
+                    mesh.cameraNormals[i].withUnsafeMutableBufferPointer { dst in
+                        if conformal {
+                            for v in 0..<src.count { dst[v] = normalMatrix.applyLinear(src[v]) }
+                        } else {
+                            for v in 0..<src.count { dst[v] = simdNormalize(normalMatrix.applyLinear(src[v])) }
+                        }
                     }
                 }
             }
@@ -146,13 +170,18 @@ public final class SceneRenderer {
         }
     }
 
-    /// Fills `mesh.triangles` with the visible, near-clipped screen triangles of one primitive.
-    func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, cull: Bool, smooth: Bool, sortFarToNear: Bool) {
-        // Work on a local array (moved out and back) so appends need no class-property access.
+    /// Fills `mesh.triangles` with the visible, near-clipped screen triangles of one primitive:
+    /// `keep` true keeps front-facing triangles only, false back-facing only, nil both.
+    func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, keep: Bool?, smooth: Bool, sortFarToNear: Bool) {
+        // Work on local arrays (moved out and back) so appends need no class-property access.
         var triangles = mesh.triangles
         mesh.triangles = []
         triangles.removeAll(keepingCapacity: true)
         defer { mesh.triangles = triangles }
+        var order = mesh.sortKeys
+        mesh.sortKeys = []
+        order.removeAll(keepingCapacity: true)
+        defer { mesh.sortKeys = order }
         let p = mesh.mesh.primitives[i]
         let near = camera.nearPlane
         let fx = camera.fx, fy = camera.fy, cx = camera.cx, cy = camera.cy
@@ -160,51 +189,76 @@ public final class SceneRenderer {
             let iz = 1 / c.z
             return SIMD3<Float>(fx * c.x * iz + cx, fy * c.y * iz + cy, iz)
         }
-        let facing = mesh.facing[i]
-        let neighbours = mesh.neighbours[i]
-        let cp = mesh.cameraPositions[i]
-        if sortFarToNear {
-            mesh.sortKeys.removeAll(keepingCapacity: true)
-            for t in 0..<p.triangleCount where !(cull && !facing[t]) {
-                let z = cp[Int(p.indices[3 * t])].z + cp[Int(p.indices[3 * t + 1])].z + cp[Int(p.indices[3 * t + 2])].z
-                mesh.sortKeys.append((z, Int32(t)))
+        let cull = keep != nil, wanted = keep ?? true
+        p.indices.withUnsafeBufferPointer { idx in
+        mesh.facing[i].withUnsafeBufferPointer { facing in
+        mesh.neighbours[i].withUnsafeBufferPointer { neighbours in
+        mesh.cameraPositions[i].withUnsafeBufferPointer { cp in
+        mesh.screenPositions[i].withUnsafeBufferPointer { screen in
+            if sortFarToNear {
+                for t in 0..<facing.count where !(cull && facing[t] != wanted) {
+                    let z = cp[Int(idx[3 * t])].z + cp[Int(idx[3 * t + 1])].z + cp[Int(idx[3 * t + 2])].z
+                    order.append(SortKey(depth: z, triangle: Int32(t)))
+                }
+                mesh.sortFarToNear(&order)
             }
-            mesh.sortKeys.sort { $0.0 > $1.0 }
-        }
-        let count = sortFarToNear ? mesh.sortKeys.count : p.triangleCount
-        for n in 0..<count {
-            let t = sortFarToNear ? Int(mesh.sortKeys[n].1) : n
-            let front = facing[t]
-            if cull && !front { continue }
-            let c0 = cp[Int(p.indices[3 * t])], c1 = cp[Int(p.indices[3 * t + 1])], c2 = cp[Int(p.indices[3 * t + 2])]
-            var edges: UInt8 = 0
-            if smooth {
-                let nb = neighbours[t]
-                for k in 0..<3 where nb[k] < 0 || facing[Int(nb[k])] != front { edges |= 1 << UInt8(k) }
-            }
-            if c0.z >= near && c1.z >= near && c2.z >= near {
-                triangles.append(ScreenTriangle(p0: project(c0), p1: project(c1), p2: project(c2), source: Int32(t),
-                                                     smoothEdges: edges, frontFacing: front))
-                continue
-            }
-            if c0.z < near && c1.z < near && c2.z < near { continue }
-            // Sutherland-Hodgman against z = near; clipped pieces are not edge-smoothed.
-            let corners: [(SIMD3<Float>, SIMD3<Float>)] = [(c0, [1, 0, 0]), (c1, [0, 1, 0]), (c2, [0, 0, 1])]
-            var poly: [(SIMD3<Float>, SIMD3<Float>)] = []
-            for k in 0..<3 {
-                let (a, ba) = corners[k], (b, bb) = corners[(k + 1) % 3]
-                if a.z >= near { poly.append((a, ba)) }
-                if (a.z >= near) != (b.z >= near) {
-                    let s = (near - a.z) / (b.z - a.z)
-                    poly.append((a + (b - a) * s, ba + (bb - ba) * s))
+            let count = sortFarToNear ? order.count : facing.count
+            for n in 0..<count {
+                let t = sortFarToNear ? Int(order[n].triangle) : n
+                let front = facing[t]
+                if cull && front != wanted { continue }
+                let i0 = Int(idx[3 * t]), i1 = Int(idx[3 * t + 1]), i2 = Int(idx[3 * t + 2])
+                let c0 = cp[i0], c1 = cp[i1], c2 = cp[i2]
+                var edges: UInt8 = 0
+                if smooth {
+                    let nb = neighbours[t]
+                    if nb.x < 0 || facing[Int(nb.x)] != front { edges |= 1 }
+                    if nb.y < 0 || facing[Int(nb.y)] != front { edges |= 2 }
+                    if nb.z < 0 || facing[Int(nb.z)] != front { edges |= 4 }
+                }
+                if c0.z >= near && c1.z >= near && c2.z >= near {
+                    triangles.append(ScreenTriangle(p0: screen[i0], p1: screen[i1], p2: screen[i2], source: Int32(t),
+                                                    smoothEdges: edges, frontFacing: front))
+                    continue
+                }
+                if c0.z < near && c1.z < near && c2.z < near { continue }
+                // Sutherland-Hodgman against z = near (at most four corners, each with its barycentric
+                // in the source triangle); clipped pieces are not edge-smoothed.
+                var poly = (SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
+                var bary = poly
+                var m = 0
+                @inline(__always) func emit(_ c: SIMD3<Float>, _ b: SIMD3<Float>) {
+                    switch m {
+                    case 0: poly.0 = c; bary.0 = b
+                    case 1: poly.1 = c; bary.1 = b
+                    case 2: poly.2 = c; bary.2 = b
+                    default: poly.3 = c; bary.3 = b
+                    }
+                    m += 1
+                }
+                @inline(__always) func clipEdge(_ a: SIMD3<Float>, _ ba: SIMD3<Float>, _ b: SIMD3<Float>, _ bb: SIMD3<Float>) {
+                    if a.z >= near { emit(a, ba) }
+                    if (a.z >= near) != (b.z >= near) {
+                        let s = (near - a.z) / (b.z - a.z)
+                        emit(a + (b - a) * s, ba + (bb - ba) * s)
+                    }
+                }
+                let e0 = SIMD3<Float>(1, 0, 0), e1 = SIMD3<Float>(0, 1, 0), e2 = SIMD3<Float>(0, 0, 1)
+                clipEdge(c0, e0, c1, e1)
+                clipEdge(c1, e1, c2, e2)
+                clipEdge(c2, e2, c0, e0)
+                guard m >= 3 else { continue }
+                triangles.append(ScreenTriangle(p0: project(poly.0), p1: project(poly.1), p2: project(poly.2),
+                                                source: Int32(t), smoothEdges: 0, frontFacing: front, b0: bary.0, b1: bary.1, b2: bary.2))
+                if m == 4 {
+                    triangles.append(ScreenTriangle(p0: project(poly.0), p1: project(poly.2), p2: project(poly.3),
+                                                    source: Int32(t), smoothEdges: 0, frontFacing: front, b0: bary.0, b1: bary.2, b2: bary.3))
                 }
             }
-            guard poly.count >= 3 else { continue }
-            for k in 1..<(poly.count - 1) {
-                triangles.append(ScreenTriangle(p0: project(poly[0].0), p1: project(poly[k].0), p2: project(poly[k + 1].0),
-                                                     source: Int32(t), smoothEdges: 0, frontFacing: front,
-                                                     b0: poly[0].1, b1: poly[k].1, b2: poly[k + 1].1))
-            }
+        }
+        }
+        }
+        }
         }
     }
 

@@ -38,12 +38,17 @@ struct SurfaceShader: FragmentShader {
     var writesColor: Bool { true }
 
     @inline(__always)
-    func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
-        let (v, n, uv, diffuseLight) = view.interpolate(triangle, barycentric, frontFacing: frontFacing)
+    func corners(triangle: Int, frontFacing: Bool) -> (SurfaceVarying, SurfaceVarying, SurfaceVarying) {
+        view.corners(triangle, frontFacing: frontFacing, diffuse: true)
+    }
+
+    @inline(__always)
+    func fragment(triangle: Int, varying: SurfaceVarying, frontFacing: Bool) -> Fragment? {
+        let v = varying.v, n = varying.n, diffuseLight = varying.diffuseLight
         var base = baseColor
         var alpha = material.baseColor.w
         if let texture {
-            let t = texture.sample(uv)
+            let t = texture.sample(varying.uv)
             base *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
             alpha *= t.w * (1 / 255 as Float)
         }

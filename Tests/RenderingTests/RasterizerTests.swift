@@ -13,7 +13,7 @@ struct ProbeShader: FragmentShader {
     let width: Int
     var writesDepth: Bool { true }
     var writesColor: Bool { true }
-    func fragment(triangle: Int, barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
+    func fragment(triangle: Int, varying barycentric: SIMD3<Float>, frontFacing: Bool) -> Fragment? {
         Fragment(add: barycentric)
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import FrameCatalogue
+import Imaging
+import Meshes
+import Rendering
+import Testing
+
+/// Speed work on the rasteriser must not change the picture. `Fixtures/*.ppm` are the glasses'
+/// screen boxes of two try-on scenes rendered by the rasteriser before its November 2026 speed-up
+/// (per-pixel barycentrics, both faces of the head occluder drawn): the current renderer must give
+/// the same pixels up to float rounding — a handful of pixels where two touching parts of the frame
+/// are at the same depth may flip from one to the other.
+struct ReferenceRenderTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The benchmark's scene at 640x360: glasses three-quarter on, 500 mm away, on the head occluder.
+    static func render(_ style: FrameStyle, lighting: Lighting) -> (image: RGBImage, box: PixelBounds)? {
+        let width = 640, height = 360
+        let f = Float(width) / 2 / tanf(30 * .pi / 180)
+        var camera = PinholeCamera(fx: f, fy: f, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2, width: width, height: height)
+        camera.lookAt(eye: [180, 60, 470], target: [0, 0, -40], up: [0, 1, 0])
+        let faceToWorld = Transform3D.translation([0, 0, -40]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
+        let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
+        let glasses = RenderableMesh(FrameGenerator.generate(style: style, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)))
+        let renderer = SceneRenderer(lighting: lighting)
+        var image = RGBImage(width: width, height: height, fill: (120, 110, 100))
+        renderer.beginFrame(width: width, height: height)
+        guard let box = renderer.screenBounds(of: glasses, modelToWorld: faceToWorld * glassesOnFace, camera: camera) else { return nil }
+        renderer.scissor = box
+        renderer.drawOccluder(RenderableMesh(HeadOccluder.mesh()), modelToWorld: faceToWorld, camera: camera, into: &image)
+        renderer.draw(glasses, modelToWorld: faceToWorld * glassesOnFace, camera: camera, into: &image)
+        return (image, box)
+    }
+
+    static var shLighting: Lighting {
+        let sh = IrradianceSH.directional([0.3, -0.7, -0.5], color: [0.9, 0.8, 0.7], ambient: [0.2, 0.22, 0.25])
+        return Lighting(ambient: .zero, direction: [0.3, -0.7, -0.5], color: [0.9, 0.8, 0.7], sky: [0.6, 0.7, 0.9],
+                        ground: [0.2, 0.2, 0.2], irradiance: sh)
+    }
+
+    @Test(arguments: [("rectangular-studio", FrameStyle.rectangular, false), ("aviator-sh", .aviator, true)])
+    func rendersTheReferencePixels(name: String, style: FrameStyle, sh: Bool) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("\(name).ppm")))
+        guard case .rgb(let reference) = try NetPBM.decode(bytes) else { Issue.record("\(name).ppm is not an RGB image"); return }
+        let (image, box) = try #require(Self.render(style, lighting: sh ? Self.shLighting : .studio))
+        #expect(box.maxX - box.minX + 1 == reference.width && box.maxY - box.minY + 1 == reference.height, "glasses box \(box)")
+        guard box.maxX - box.minX + 1 == reference.width && box.maxY - box.minY + 1 == reference.height else { return }
+        var differing = 0, large = 0, total = 0
+        for y in 0..<reference.height {
+            for x in 0..<reference.width {
+                let a = reference[x, y], b = image[box.minX + x, box.minY + y]
+                for (u, v) in [(a.r, b.r), (a.g, b.g), (a.b, b.b)] {
+                    let d = abs(Int(u) - Int(v))
+                    if d > 0 { differing += 1 }
+                    if d > 2 { large += 1 }
+                    total += 1
+                }
+            }
+        }
+        // Rounding moves a channel by a level or two; a depth tie flips at most a few pixels.
+        #expect(large <= total / 1000, "\(large) of \(total) channels differ by more than 2 levels")
+        #expect(differing <= total / 200, "\(differing) of \(total) channels differ")
+        // Something was drawn over the occluder-limited box: not a trivially passing comparison.
+        var glassesPixels = 0
+        for y in 0..<reference.height { for x in 0..<reference.width where reference[x, y] != (120, 110, 100) { glassesPixels += 1 } }
+        #expect(glassesPixels > reference.width * reference.height / 10)
+    }
+}
