@@ -22,6 +22,10 @@ struct LensShader: FragmentShader {
     let f0: Float
     let shininess: Float
     let scatter: Float
+    // Per-draw constants, hoisted out of the per-pixel code.
+    let blend: Bool
+    let baseTint: SIMD3<Float>
+    let baseAlpha: Float
 
     init(view: PrimitiveView, material: Material, texture: Texture?, lighting: Lighting) {
         self.view = view
@@ -38,6 +42,9 @@ struct LensShader: FragmentShader {
         // Below 1 % the scattered light is invisible: skip it (and its interpolation) per pixel.
         let scatter = (1 - material.transmission) * material.roughness
         self.scatter = scatter < 0.01 ? 0 : scatter
+        blend = material.alphaMode == .blend
+        baseTint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
+        baseAlpha = blend ? material.baseColor.w : 1
     }
 
     var writesDepth: Bool { false }
@@ -51,12 +58,12 @@ struct LensShader: FragmentShader {
     @inline(__always)
     func fragment(triangle: Int, varying: SurfaceVarying, frontFacing: Bool) -> Fragment? {
         let v = varying.v, n = varying.n, diffuseLight = varying.diffuseLight
-        var tint = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
-        var alpha = material.alphaMode == .blend ? material.baseColor.w : 1
+        var tint = baseTint
+        var alpha = baseAlpha
         if let texture {
             let t = texture.sample(varying.uv)
             tint *= ColorTables.approximateLinear(SIMD3<Float>(t.x, t.y, t.z))
-            if material.alphaMode == .blend { alpha *= t.w * (1 / 255 as Float) }
+            if blend { alpha *= t.w * (1 / 255 as Float) }
         }
         let fresnel = Shading.schlick(SIMD3<Float>(repeating: f0), (n * v).sum())
         let one = SIMD3<Float>(repeating: 1)

@@ -87,9 +87,36 @@ public enum Rasterizer {
         let steps = Float(ColorTables.encodeSteps)
         let frontFacing = t.frontFacing, source = Int(t.source)
         var touched = false
+        var pendingIndex = -1, pendingVarying = v0, pendingInside = false, pendingInvZ: Float = 0, pendingCoverage: Float = 1
+        @inline(__always) func finish(_ idx: Int, _ fragment: Fragment?, _ inside: Bool, _ invZ: Float, _ coverage: Float) {
+            // A discarded (MASK) fragment leaves depth alone, so it does not occlude.
+            guard let f = fragment else { return }
+            if writesDepth && inside { z[idx] = invZ }
+            let o = 3 * idx
+            var out = f.add
+            // Opaque and fully covered: the destination does not matter, skip reading it.
+            if coverage < 1 || f.multiply != .zero {
+                let dst = SIMD3<Float>(toLinear[Int(rgb[o])], toLinear[Int(rgb[o + 1])], toLinear[Int(rgb[o + 2])])
+                out += dst * f.multiply
+                if coverage < 1 { out = dst + (out - dst) * coverage }
+            }
+            let q = pointwiseMin(pointwiseMax(out, .zero), SIMD3<Float>(repeating: 1)) * steps + 0.5
+            rgb[o] = toSRGB[Int(q.x)]
+            rgb[o + 1] = toSRGB[Int(q.y)]
+            rgb[o + 2] = toSRGB[Int(q.z)]
+        }
+        let ia0 = e.ia0, ia1 = e.ia1, ia2 = e.ia2, minX = e.minX, maxX = e.maxX
         for py in e.minY...e.maxY {
             let fy = Float(py)
-            guard let (xStart, xEnd) = e.span(y: fy) else { continue }
+            // The row's span (as `TriangleEdges.span`, written out here: the call was not inlined).
+            let base0 = b0 * fy + c0, base1 = b1 * fy + c1, base2 = b2 * fy + c2
+            var lo = Float(minX), hi = Float(maxX)
+            if a0 > 0 { lo = max(lo, (t0 - base0) * ia0) } else if a0 < 0 { hi = min(hi, (t0 - base0) * ia0) } else if base0 < t0 { continue }
+            if a1 > 0 { lo = max(lo, (t1 - base1) * ia1) } else if a1 < 0 { hi = min(hi, (t1 - base1) * ia1) } else if base1 < t1 { continue }
+            if a2 > 0 { lo = max(lo, (t2 - base2) * ia2) } else if a2 < 0 { hi = min(hi, (t2 - base2) * ia2) } else if base2 < t2 { continue }
+            guard lo <= hi + 0.02 else { continue }
+            let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
+            guard xStart <= xEnd else { continue }
             let fx = Float(xStart)
             var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
             let dx = fx - ox, dy = fy - oy
@@ -119,28 +146,28 @@ public enum Rasterizer {
                     varying = v0 * (lw0 * r) + v1 * (lw1 * r) + v2 * (lw2 * r)
                 }
                 touched = true
-                // A discarded (MASK) fragment leaves depth alone, so it does not occlude.
-                guard let f = shader.fragment(triangle: source, varying: varying, frontFacing: frontFacing) else { continue }
-                if writesDepth && inside { z[idx] = invZ }
                 var coverage: Float = 1
                 if m != 0 {
                     if s0 { coverage = min(coverage, max(0, d0 + 0.5)) }
                     if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
                     if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
                 }
-                let o = 3 * idx
-                var out = f.add
-                // Opaque and fully covered: the destination does not matter, skip reading it.
-                if coverage < 1 || f.multiply != .zero {
-                    let dst = SIMD3<Float>(toLinear[Int(rgb[o])], toLinear[Int(rgb[o + 1])], toLinear[Int(rgb[o + 2])])
-                    out += dst * f.multiply
-                    if coverage < 1 { out = dst + (out - dst) * coverage }
+                // Pixels are shaded in pairs: two independent fragments in one block give the
+                // core two dependency chains (divide, square root, ...) to overlap.
+                if pendingIndex >= 0 {
+                    let f1 = shader.fragment(triangle: source, varying: pendingVarying, frontFacing: frontFacing)
+                    let f2 = shader.fragment(triangle: source, varying: varying, frontFacing: frontFacing)
+                    finish(pendingIndex, f1, pendingInside, pendingInvZ, pendingCoverage)
+                    finish(idx, f2, inside, invZ, coverage)
+                    pendingIndex = -1
+                } else {
+                    pendingIndex = idx; pendingVarying = varying; pendingInside = inside; pendingInvZ = invZ; pendingCoverage = coverage
                 }
-                let q = pointwiseMin(pointwiseMax(out, .zero), SIMD3<Float>(repeating: 1)) * steps + 0.5
-                rgb[o] = toSRGB[Int(q.x)]
-                rgb[o + 1] = toSRGB[Int(q.y)]
-                rgb[o + 2] = toSRGB[Int(q.z)]
             }
+        }
+        if pendingIndex >= 0 {
+            finish(pendingIndex, shader.fragment(triangle: source, varying: pendingVarying, frontFacing: frontFacing),
+                   pendingInside, pendingInvZ, pendingCoverage)
         }
         return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
     }
