@@ -63,8 +63,8 @@ struct LiveCommand: ParsableCommand {
     @Option(name: .customLong("frame-width"), help: "Frame width in mm for models without real-world units.")
     var frameWidth: Float?
 
-    @Option(help: "Horizontal field of view of the camera in degrees (default \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))).")
-    var fov: Double?
+    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
+    var fov: String?
 
     @Option(help: "Light on the glasses: estimated (from each face's skin, spherical harmonics) or fixed (neutral studio light).")
     var light = "estimated"
@@ -81,7 +81,7 @@ struct LiveCommand: ParsableCommand {
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
-        if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
+        if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
         if let frameWidth, !(frameWidth > 10 && frameWidth < 1000) { throw ValidationError("--frame-width must be 10...1000 mm") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
         if let outputPath, !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
@@ -132,7 +132,13 @@ struct LiveCommand: ParsableCommand {
         do { glasses = try library.load(frame) } catch let e as PipelineError { throw CLIError(e.description) }
         for warning in glasses.warnings { printError("warning: \(warning)") }
         var configuration = PipelineConfiguration()
-        configuration.camera = fov.map { .horizontalFOV($0) } ?? .unknownWebcam
+        // Files: estimated from a pre-scan unless --fov is given; cameras and the demo: --fov or the webcam default.
+        let fovChoice = try fov.map { try FieldOfViewOption(parsing: $0) } ?? (device == nil && FieldOfViewOption.isRecording(input) ? .auto : nil)
+        switch fovChoice {
+        case .degrees(let degrees): configuration.camera = .horizontalFOV(degrees)
+        case .auto: configuration.camera = .estimated
+        case nil: configuration.camera = .unknownWebcam
+        }
         configuration.occlusion = !noOcclusion
         configuration.lighting = LightingMode(rawValue: light) ?? .estimated
         configuration.overlay = items
@@ -147,6 +153,13 @@ struct LiveCommand: ParsableCommand {
         if let preview { printError("live: preview at \(preview.url)") }
         let (source, sourceName) = try openInput()
         defer { source.close() }
+        if configuration.camera == .estimated {
+            // A second opening of a file (or the demo) is scanned; a camera is scanned on its own first frames.
+            let isDevice = device != nil || sourceName.hasPrefix("/dev/")
+            let prescan = isDevice ? source : try MediaFactory.openSource(sourceName).source
+            defer { if !isDevice { prescan.close() } }
+            FieldOfViewOption.report(try pipeline.estimateCamera(from: prescan))
+        }
         let fit = glasses.fit, canonical = glasses.canonical
         printError(String(format: "live: %@ on %@, frame width %.1f mm (%@), bridge %.1f mm above the pupils, temples opened %.1f° / %.1f°, tilted %.1f° / %.1f°",
                           glasses.name, sourceName, canonical.regions.frameWidth,

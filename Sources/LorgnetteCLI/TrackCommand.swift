@@ -39,7 +39,10 @@ struct TrackCommand: ParsableCommand {
             relative to the mean face (glasses temples open to it). Pose: camera frame x right, y down, z forward (mm); \
             pitch > 0 looks down, yaw > 0 turns to the image left, roll > 0 tilts clockwise.
             Camera: --camera FILE (JSON fx, fy, cx, cy, optional k1, k2, p1, p2, width, height) or \
-            --fov DEG (horizontal); default \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))° for an unknown webcam.
+            --fov DEG (horizontal) or --fov auto. Default: for a file, auto — a pre-scan of the first 30 \
+            frames with a face estimates the field of view from the face's perspective when that is \
+            conclusive, else from its size (the face taken to be 60 cm away), printed on stderr; for a \
+            camera device \(Int(CameraIntrinsics.defaultHorizontalFOVDegrees))° (an unknown webcam).
             """
     )
 
@@ -64,8 +67,8 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "Camera calibration JSON file.")
     var camera: String?
 
-    @Option(help: "Horizontal field of view in degrees (when there is no --camera file).")
-    var fov: Double?
+    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
+    var fov: String?
 
     @Flag(name: .customLong("no-smoothing"), help: "Report raw per-frame landmarks and pose.")
     var noSmoothing = false
@@ -113,7 +116,7 @@ struct TrackCommand: ParsableCommand {
     func validate() throws {
         if (input == nil) == (device == nil) { throw ValidationError("give exactly one of --input FILE or --device PATH") }
         if output == nil && json == nil { throw ValidationError("give --output and/or --json") }
-        if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
+        if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
         if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
         for v in [landmarkMinCutoff, rotationMinCutoff, translationMinCutoff, depthMinCutoff] where !(v > 0 && v.isFinite) { throw ValidationError("cutoffs must be positive") }
         for v in [landmarkBeta, poseBeta] where !(v >= 0 && v.isFinite) { throw ValidationError("betas must be non-negative") }
@@ -183,6 +186,21 @@ struct TrackCommand: ParsableCommand {
         config.maxFaces = maxFaces
         config.redetectInterval = redetectEvery
 
+        // Files: the field of view from a pre-scan of a second opening, so the pose never jumps mid-stream.
+        // A device with --fov auto is scanned on its own first frames.
+        let fovChoice = try fov.map { try FieldOfViewOption(parsing: $0) } ?? (camera == nil && FieldOfViewOption.isRecording(input) ? .auto : nil)
+        var estimatedFOV: Double?
+        if fovChoice == .auto {
+            let scan = FieldOfViewScan(detector: detector, landmarkModel: cascade, face: face, configuration: config)
+            if let input {
+                let prescan = try MediaFactory.openSource(input).source
+                defer { prescan.close() }
+                estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: prescan)?.horizontalFOVDegrees
+            } else {
+                estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: source)?.horizontalFOVDegrees
+            }
+        }
+
         var tracker: FaceTracker?
         var sink: FrameSink?
         var jsonHandle: FileHandle?
@@ -236,7 +254,7 @@ struct TrackCommand: ParsableCommand {
                 rgb = output != nil ? RGBImage(gray: image) : nil
             }
             if tracker == nil {
-                let intrinsics = try cameraIntrinsics(width: gray.width, height: gray.height)
+                let intrinsics = try cameraIntrinsics(width: gray.width, height: gray.height, estimatedFOV: estimatedFOV)
                 tracker = FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face),
                                       camera: intrinsics, configuration: config)
                 printError("track: \(gray.width)x\(gray.height), camera fx \(String(format: "%.1f", intrinsics.fx)) (\(String(format: "%.1f", intrinsics.horizontalFOVDegrees))° horizontal)")
@@ -296,9 +314,12 @@ struct TrackCommand: ParsableCommand {
         if index == 0 { throw CLIError("no frames could be read from the input") }
     }
 
-    private func cameraIntrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
+    private func cameraIntrinsics(width: Int, height: Int, estimatedFOV: Double?) throws -> CameraIntrinsics {
         if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
-        if let fov { return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height) }
+        if let fov, case .degrees(let degrees) = try FieldOfViewOption(parsing: fov) {
+            return CameraIntrinsics(horizontalFOVDegrees: degrees, width: width, height: height)
+        }
+        if let estimatedFOV { return CameraIntrinsics(horizontalFOVDegrees: estimatedFOV, width: width, height: height) }
         return .defaultWebcam(width: width, height: height)
     }
 

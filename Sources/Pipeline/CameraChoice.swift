@@ -9,10 +9,14 @@ public enum CameraChoice: Sendable, Equatable {
     case horizontalFOV(Double)
     /// A calibration (e.g. `--camera FILE`), rescaled to the stream when its size differs.
     case calibrated(CameraIntrinsics)
+    /// Estimated from the face in the first frames (`TryOnPipeline.estimateCamera(from:)`, a pre-scan of
+    /// the recording before it is played). Until an estimate is made, or when none could be, it is the
+    /// unknown-webcam default.
+    case estimated
 
     public func intrinsics(width: Int, height: Int) -> CameraIntrinsics {
         switch self {
-        case .unknownWebcam: return .defaultWebcam(width: width, height: height)
+        case .unknownWebcam, .estimated: return .defaultWebcam(width: width, height: height)
         case .horizontalFOV(let fov): return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height)
         case .calibrated(let k):
             return k.width == width && k.height == height ? k : k.scaled(toWidth: width, height: height)

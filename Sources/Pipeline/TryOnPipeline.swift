@@ -76,6 +76,32 @@ public final class TryOnPipeline: @unchecked Sendable {
     /// The intrinsics in use (nil before the first frame).
     public var camera: CameraIntrinsics? { tracker?.camera }
 
+    /// The field of view found by `estimateCamera(from:)`, used with `CameraChoice.estimated`.
+    public private(set) var fieldOfViewEstimate: FieldOfViewEstimate?
+
+    /// With `CameraChoice.estimated`: reads up to `maxFrames` frames of `source` (a second opening of the
+    /// recording this pipeline will play, closed by the caller) until `faceFrames` of them show a face,
+    /// and estimates the field of view from them (`FieldOfViewScan`); later frames are then posed with it.
+    /// Call before the first `process`. Nil (and the webcam default stays) when no face was found.
+    public func estimateCamera(from source: FrameSource, faceFrames: Int = 30, maxFrames: Int = 150) throws -> FieldOfViewEstimate? {
+        let scan = FieldOfViewScan(detector: detector, landmarkModel: landmarks, face: face, configuration: configuration.tracker, frames: faceFrames)
+        var image = GrayImage(width: 1, height: 1)
+        var t0: Double?
+        for _ in 0..<maxFrames {
+            guard let frame = try source.nextFrame() else { break }
+            switch frame.payload {
+            case .jpeg(let bytes): try decoder.decodeGray(bytes, scale: .full, into: &image)
+            case .rgb(let rgb): image = GrayImage(luma: rgb)
+            case .gray(let gray): image = gray
+            }
+            let start = t0 ?? frame.timestampSeconds
+            t0 = start
+            if scan.add(image, timestampSeconds: frame.timestampSeconds - start) { break }
+        }
+        fieldOfViewEstimate = scan.estimate()
+        return fieldOfViewEstimate
+    }
+
     /// Frames per second of the whole loop over the last 30 frames (0 before two frames).
     public var recentFramesPerSecond: Double {
         recentIntervals.isEmpty ? 0 : Double(recentIntervals.count) / max(recentIntervals.reduce(0, +), 1e-9)
@@ -106,8 +132,9 @@ public final class TryOnPipeline: @unchecked Sendable {
 
         if !grayDecoded { gray.setLuma(of: canvas) }
         if tracker == nil {
+            let choice = configuration.camera == .estimated ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
             tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
-                                  camera: configuration.camera.intrinsics(width: gray.width, height: gray.height),
+                                  camera: choice.intrinsics(width: gray.width, height: gray.height),
                                   configuration: configuration.tracker)
         }
         let tracker = tracker!
