@@ -7,7 +7,8 @@ import Geometry
 /// Accepted when the head faces the camera (|yaw| and |pitch| below `maxAngleDegrees`, measured
 /// against the line of sight to the face, so an off-centre face looking at the lens passes), both eyes
 /// are open with an iris found, the limbus is sharp (mean step ≥ `minimumLimbusContrast` grey levels
-/// per pixel and circle residual ≤ `maximumLimbusResidualPx`), and the face is large enough (pupils
+/// per pixel and circle residual ≤ `maximumLimbusResidualPx`), the two iris diameters agree within
+/// `maximumIrisMismatch`, and the face is large enough (pupils
 /// ≥ `minimumPupilDistancePx` apart, which puts ≈ 11 px or more across each iris).
 public struct FrameGate: Sendable {
     public enum Rejection: String, Sendable, CaseIterable {
@@ -15,6 +16,7 @@ public struct FrameGate: Sendable {
         case tilted = "head tilted up or down (look straight at the camera)"
         case eyesClosed = "eyes closed or iris not found"
         case blurred = "eyes not sharp (hold still)"
+        case irisMismatch = "the two irises measure differently (eyes wide open, look straight at the camera)"
         case tooSmall = "face too small (come closer)"
     }
 
@@ -22,6 +24,9 @@ public struct FrameGate: Sendable {
     public var minimumLimbusContrast = 5.0
     public var maximumLimbusResidualPx = 1.0
     public var minimumPupilDistancePx: Float = 60
+    /// Largest relative difference between the two iris diameters. Facing the camera (|yaw| < 5°)
+    /// at ≥ 250 mm the nearer eye is < 2 % larger; more means a fit on a lid or a catchlight.
+    public var maximumIrisMismatch = 0.06
 
     public init() {}
 
@@ -44,6 +49,8 @@ public struct FrameGate: Sendable {
             out.append(.eyesClosed)
         } else if !eyes.allSatisfy({ $0.limbusContrast >= minimumLimbusContrast && $0.limbusResidualPx <= maximumLimbusResidualPx }) {
             out.append(.blurred)
+        } else if let a = eyes[0].irisDiameterPx, let b = eyes[1].irisDiameterPx, !(abs(a - b) <= maximumIrisMismatch * (a + b) / 2) {
+            out.append(.irisMismatch)
         }
         if eyes.count == 2 && length(eyes[1].pupil - eyes[0].pupil) < minimumPupilDistancePx { out.append(.tooSmall) }
         return out

@@ -1,16 +1,15 @@
 import Foundation
 import Imaging
 
-/// The iris (limbus) boundary of one eye: dark iris to bright sclera edges found along rays from a
-/// starting centre, then a robust circle fit.
+/// The iris (limbus) boundary of one eye, refined from a coarse circle: dark iris to bright sclera
+/// edges found along rays from its centre, then a robust circle fit.
 ///
-/// Rays fan ±40° about the eye axis on both sides, where the lids rarely cover the limbus; along each
-/// ray the strongest dark-to-bright step (2-pixel central difference of bilinear samples every half
-/// pixel) between 0.14 and 0.30 eye widths, at least max(1 px, 0.04 eye widths) inside the lid contour, (the iris radius is ≈ 0.2 eye widths: 11.7 mm over a ≈ 30 mm
-/// palpebral fissure; starting beyond the pupil's own edge at ≈ 0.05–0.1) from the centre, inside the eye contour, is one edge point
-/// (sub-pixel by a parabola). A Kåsa circle is fitted, points further than max(0.75 px, 2.5 robust SD)
-/// are dropped and it is refitted; the rays are then cast again from the new centre. The horizontal
-/// visible iris diameter is 2 × radius. Units: image pixels, pixel-centre convention.
+/// Rays fan ±40° about the eye axis on both sides (the lateral limbus, which the lids rarely cover);
+/// along each ray the strongest dark-to-bright step (2-pixel central difference of bilinear samples
+/// every half pixel) within the radius band is one edge point, sub-pixel by a parabola. A Kåsa circle
+/// is fitted, points further than max(0.75 px, 2.5 robust SD) are dropped and it is refitted; the
+/// rays are then cast again from the new centre in a narrower band. The horizontal visible iris
+/// diameter is 2 × radius. Units: image pixels, pixel-centre convention.
 public struct LimbusFit: Sendable {
     /// Result: the circle, how many edge points support it on each side, their RMS distance to it
     /// and their mean step (grey levels per pixel).
@@ -20,41 +19,51 @@ public struct LimbusFit: Sendable {
         public var inliersRight: Int
         public var rmsResidualPx: Double
         public var meanContrast: Double
+        /// The edge points of the last pass and whether each supported the circle (diagnostics).
+        public var edges: [Edge] = []
+        public var kept: [Bool] = []
     }
 
-    public var raysPerSide = 11
+    /// One dark-to-bright step found along a ray: image point, side (0 = image left of the
+    /// centre, 1 = right) and step (grey levels per pixel).
+    public struct Edge: Sendable {
+        public var point: SIMD2<Double>
+        public var side: Int
+        public var step: Float
+    }
+
+    public var raysPerSide = 17
     public var halfFanDegrees: Float = 40
     public var minimumContrast: Float = 4
     public var minimumInliersPerSide = 3
 
     public init() {}
 
-    public func fit(in image: GrayImage, eye: EyeContour, start: SIMD2<Float>) -> Result? {
+    /// Refines `start` (a coarse iris circle, e.g. `IrisLocator`'s): rays from its centre with radii
+    /// 0.75–1.3 × its radius, then again from the fitted centre within ± 15 % of the fitted radius.
+    public func fit(in image: GrayImage, eye: EyeContour, start: Circle) -> Result? {
         let w = eye.width
-        guard w >= 6 else { return nil }
-        var centre = start
-        var rMin = 0.14 * w, rMax = 0.30 * w
+        guard w >= 6, start.radius > 1 else { return nil }
+        var centre = SIMD2(Float(start.centre.x), Float(start.centre.y))
+        var rMin = Float(start.radius) * 0.75, rMax = Float(start.radius) * 1.3
         var result: Result?
         for _ in 0..<2 {
             guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax) else { return result }
             result = r
             centre = SIMD2(Float(r.circle.centre.x), Float(r.circle.centre.y))
             let radius = Float(r.circle.radius)
-            rMin = max(0.08 * w, radius * 0.7)
-            rMax = min(0.40 * w, radius * 1.3)
+            rMin = radius * 0.85
+            rMax = radius * 1.15
         }
         return result
     }
 
-    private func pass(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> Result? {
+    /// The edge points of one ray fan from `centre` with radii in [rMin, rMax] (pixels).
+    public func edges(in image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> [Edge] {
         let ex = eye.axis, ey = SIMD2<Float>(-ex.y, ex.x)
-        var points: [SIMD2<Double>] = []
-        var sides: [Int] = []
-        var steps: [Float] = []
+        var out: [Edge] = []
         let step: Float = 0.5
         let count = Int((rMax - rMin) / step) + 5
-        // Stay clear of the lids: an iris-to-lid step is not the limbus.
-        let lidMargin = -max(1, 0.04 * eye.width)
         var samples = [Float](repeating: 0, count: count)
         image.pixels.withUnsafeBufferPointer { px in
             for side in 0..<2 {
@@ -70,8 +79,7 @@ public struct LimbusFit: Sendable {
                     var best: Float = 0, bestI = -1
                     for i in 2..<(count - 2) {
                         let g = (samples[i + 2] - samples[i - 2]) / 2  // per pixel
-                        let r = rMin - 2 * step + Float(i) * step
-                        guard g > best, eye.contains(c + d * r, margin: lidMargin) else { continue }
+                        guard g > best else { continue }
                         best = g; bestI = i
                     }
                     guard bestI > 2, bestI < count - 3, best >= minimumContrast else { continue }
@@ -80,12 +88,16 @@ public struct LimbusFit: Sendable {
                     let off = den < 0 ? max(-1, min(1, 0.5 * (gm - gp) / den)) : 0
                     let r = rMin - 2 * step + (Float(bestI) + off) * step
                     let p = c + d * r
-                    points.append(SIMD2(Double(p.x), Double(p.y)))
-                    sides.append(side)
-                    steps.append(best)
+                    out.append(Edge(point: SIMD2(Double(p.x), Double(p.y)), side: side, step: best))
                 }
             }
         }
+        return out
+    }
+
+    private func pass(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> Result? {
+        let found = edges(in: image, eye: eye, centre: c, rMin: rMin, rMax: rMax)
+        let points = found.map(\.point), sides = found.map(\.side), steps = found.map(\.step)
         guard var circle = Circle.fit(points) else { return nil }
         var keep = [Bool](repeating: true, count: points.count)
         for _ in 0..<2 {
@@ -108,6 +120,6 @@ public struct LimbusFit: Sendable {
         let w = Double(eye.width)
         guard circle.radius > 0.07 * w, circle.radius < 0.42 * w else { return nil }
         return Result(circle: circle, inliersLeft: left, inliersRight: right, rmsResidualPx: (rms / Double(n)).squareRoot(),
-                      meanContrast: contrast / Double(n))
+                      meanContrast: contrast / Double(n), edges: found, kept: keep)
     }
 }

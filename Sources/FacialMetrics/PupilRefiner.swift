@@ -1,7 +1,7 @@
 import Imaging
 
-/// Refines both pupils of a face inside the eye regions given by its 68 landmarks: gradient eye
-/// centre (`GradientEyeCentre`, Timm & Barth 2011), then the limbus circle (`LimbusFit`) whose centre
+/// Refines both pupils of a face inside the eye regions given by its 68 landmarks: a coarse iris
+/// circle (`IrisLocator`, two-sided circular Hough), then the limbus circle (`LimbusFit`) whose centre
 /// is the sub-pixel pupil and whose diameter is the iris size. Closed eyes (eye aspect ratio below
 /// `closedAspectRatio`, Soukupová & Čech 2016) and eyes whose limbus is not found on both sides are
 /// reported with `isOpen == false`.
@@ -11,7 +11,7 @@ import Imaging
 public final class PupilRefiner {
     public var closedAspectRatio: Float = 0.13
     public var limbus = LimbusFit()
-    private let centre = GradientEyeCentre()
+    private let locator = IrisLocator()
 
     public init() {}
 
@@ -27,15 +27,33 @@ public final class PupilRefiner {
             return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
                               limbusContrast: 0, limbusResidualPx: .infinity)
         }
-        let coarse = centre.locate(in: image, eye: eye) ?? fallback
-        if let fit = limbus.fit(in: image, eye: eye, start: coarse),
+        guard let coarse = locator.locate(in: image, eye: eye) else {
+            return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
+                              limbusContrast: 0, limbusResidualPx: .infinity)
+        }
+        if let fit = limbus.fit(in: image, eye: eye, start: coarse.circle),
            eye.contains(SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y)), margin: 1) {
             let c = SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y))
             return RefinedEye(pupil: c, source: .limbus, irisDiameterPx: 2 * fit.circle.radius, isOpen: ear >= closedAspectRatio,
                               aspectRatio: ear, limbusContrast: fit.meanContrast, limbusResidualPx: fit.rmsResidualPx)
         }
-        return RefinedEye(pupil: coarse, source: coarse == fallback ? .contour : .gradient, irisDiameterPx: nil, isOpen: false,
+        return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false,
                           aspectRatio: ear, limbusContrast: 0, limbusResidualPx: .infinity)
+    }
+
+    /// What the refinement of one eye went through (diagnostics): the coarse circle, the edge points
+    /// of the first ray fan from it, and the limbus fit (nil when none).
+    public struct Diagnosis {
+        public var coarse: Circle?
+        public var firstEdges: [LimbusFit.Edge]
+        public var fit: LimbusFit.Result?
+    }
+
+    public func diagnose(_ image: GrayImage, eye: EyeContour) -> Diagnosis {
+        guard let coarse = locator.locate(in: image, eye: eye)?.circle else { return Diagnosis(coarse: nil, firstEdges: [], fit: nil) }
+        let c = SIMD2(Float(coarse.centre.x), Float(coarse.centre.y)), r = Float(coarse.radius)
+        return Diagnosis(coarse: coarse, firstEdges: limbus.edges(in: image, eye: eye, centre: c, rMin: 0.75 * r, rMax: 1.3 * r),
+                         fit: limbus.fit(in: image, eye: eye, start: coarse))
     }
 
     /// The pupils to report for a face: refined where the eye is open, else the contour centroid

@@ -1,12 +1,11 @@
 /// One eye after refinement, in image pixels (pixel-centre convention).
 ///
 /// `pupil` is the centre of the fitted limbus circle when the iris was found (the pupil sits at the
-/// iris centre to within a fraction of a millimetre), else the gradient centre, else the contour
-/// centroid. `irisDiameterPx` is the horizontal visible iris diameter (nil without a limbus fit).
+/// iris centre to within a fraction of a millimetre), else the contour centroid. `irisDiameterPx` is the horizontal visible iris diameter (nil without a limbus fit).
 /// `isOpen` is false for a closed or unmeasurable eye (eye aspect ratio below the blink threshold, or
 /// no iris boundary on both sides): such eyes must not be measured.
 public struct RefinedEye: Sendable {
-    public enum Source: String, Sendable { case limbus, gradient, contour }
+    public enum Source: String, Sendable { case limbus, contour }
     public var pupil: SIMD2<Float>
     public var source: Source
     public var irisDiameterPx: Double?

@@ -21,8 +21,8 @@ struct MeasureCommand: ParsableCommand {
         abstract: "Measure pupillary distance (binocular, monocular, near and far), temple width and a frame size in mm.",
         discussion: """
             Every frame: the face is tracked (unsmoothed), both pupils are refined inside the eyes \
-            (gradient centre, then the iris boundary), and the frame is kept only when the head faces \
-            the camera (|yaw|, |pitch| < 5°), both eyes are open and sharp, and the face is large enough. \
+            (coarse iris circle, then the iris boundary), and the frame is kept only when the head faces \
+            the camera (|yaw|, |pitch| < 5°), both eyes are open and sharp with irises of the same size, and the face is large enough. \
             Kept frames are measured with the chosen scale and aggregated robustly (median/MAD outlier \
             rejection, mean, SD); videos and cameras need at least --min-frames kept frames, photos are \
             all used.
@@ -77,6 +77,12 @@ struct MeasureCommand: ParsableCommand {
     @Option(name: .customLong("mean-face"), help: "Mean face file (default: Models/mean-face.json).")
     var meanFace: String?
 
+    @Option(name: .customLong("frames-json"), help: ArgumentHelp("Write one JSON line per frame to this file: the refined pupils (image-left first, pixel centres), whether each came from the iris boundary, iris diameters and eye widths (corner to corner, px), whether the frame was accepted, why not, and its near/far PD (mm).", valueName: "file"))
+    var framesJSON: String?
+
+    @Option(name: .customLong("dump-eyes"), help: ArgumentHelp("Diagnostics: write a magnified PNG of both eyes of every frame with the pupil refiner's edge points and circle into this folder.", visibility: .hidden))
+    var dumpEyes: String?
+
     func validate() throws {
         if (device == nil) == input.isEmpty { throw ValidationError("give exactly one of --device PATH or --input FILE...") }
         if ScaleMethod(rawValue: scale) == nil { throw ValidationError("--scale must be iris, card or camera") }
@@ -107,6 +113,9 @@ struct MeasureCommand: ParsableCommand {
         /// Wall time in the session (pupil refinement, gate, scale, metrics) and frames timed.
         var metricsSeconds = 0.0
         var metricsFrames = 0
+        var frameIndex = 0
+        let diagnosticRefiner = PupilRefiner()
+        var frameLines: [String] = []
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
         }
@@ -174,12 +183,50 @@ struct MeasureCommand: ParsableCommand {
         let anchors = tracker.process(image, timestampSeconds: time).filter { $0.state != .lost }
         guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else {
             c.session.noteFrameWithoutFace()
+            if framesJSON != nil { c.frameLines.append("{\"frame\": \(c.frameIndex), \"face\": false}") }
+            c.frameIndex += 1
             return nil
         }
         c.session.measurer.camera = tracker.camera
         let start = DispatchTime.now().uptimeNanoseconds
-        defer { c.metricsSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9; c.metricsFrames += 1 }
-        return c.session.process(image, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
+        let result = c.session.process(image, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
+        c.metricsSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        c.metricsFrames += 1
+        if let dumpEyes { dump(image, landmarks: a.landmarks, result: result, c, to: dumpEyes) }
+        if framesJSON != nil { c.frameLines.append(frameLine(result, landmarks: a.landmarks, index: c.frameIndex)) }
+        c.frameIndex += 1
+        return result
+    }
+
+    private func frameLine(_ r: FrameResult, landmarks: [SIMD2<Float>], index: Int) -> String {
+        func n(_ v: Double?) -> String { v.map { $0.isFinite ? String(format: "%.3f", $0) : "null" } ?? "null" }
+        let pupils = r.eyes.map { "[\(n(Double($0.pupil.x))), \(n(Double($0.pupil.y)))]" }.joined(separator: ", ")
+        let refined = r.eyes.map { $0.source == .limbus ? "true" : "false" }.joined(separator: ", ")
+        let iris = r.eyes.map { n($0.irisDiameterPx) }.joined(separator: ", ")
+        let widths = EyeContour.pair(from: landmarks).map { n(Double($0.width)) }.joined(separator: ", ")
+        let why = r.rejections.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return "{\"frame\": \(index), \"face\": true, \"pupils\": [\(pupils)], \"limbus\": [\(refined)], \"iris_px\": [\(iris)], \"eye_width_px\": [\(widths)], "
+            + "\"accepted\": \(r.accepted), \"rejections\": [\(why)], \"pd_near_mm\": \(n(r.measurement?.pdNear)), \"pd_far_mm\": \(n(r.measurement?.pdFar))}"
+    }
+
+    /// Both eyes' diagnostic pictures side by side, named by frame and outcome.
+    private func dump(_ image: GrayImage, landmarks: [SIMD2<Float>], result: FrameResult, _ c: Context, to folder: String) {
+        let eyes = EyeContour.pair(from: landmarks)
+        let pictures = eyes.map { EyeDiagnosticImage.render(image, eye: $0, refiner: c.diagnosticRefiner) }
+        let h = pictures.map(\.height).max() ?? 0, w = pictures.map(\.width).reduce(0, +) + 8
+        var out = RGBImage(width: w, height: h, fill: (60, 0, 60))
+        var x0 = 0
+        for p in pictures {
+            for y in 0..<p.height {
+                let src = y * p.width * 3, dst = (y * w + x0) * 3
+                out.pixels.replaceSubrange(dst..<(dst + p.width * 3), with: p.pixels[src..<(src + p.width * 3)])
+            }
+            x0 += p.width + 8
+        }
+        let status = result.accepted ? "ok" : (result.rejections.contains(.eyesClosed) ? "iris" : "gate")
+        let ears = result.eyes.map { String(format: "%.2f", $0.aspectRatio) }.joined(separator: "-")
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? ImageFiles.write(out, to: "\(folder)/" + String(format: "%04d", c.frameIndex) + "_\(status)_ear\(ears).png")
     }
 
     private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
@@ -241,6 +288,12 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func finish(_ c: Context, needFrames: Int, method: ScaleMethod) throws {
+        if let framesJSON {
+            let text = c.frameLines.joined(separator: "\n") + (c.frameLines.isEmpty ? "" : "\n")
+            guard FileManager.default.createFile(atPath: framesJSON, contents: Data(text.utf8)) else {
+                throw CLIError("cannot write \(framesJSON)")
+            }
+        }
         let s = c.session
         if s.framesWithFace == 0 { throw CLIError("no face found in \(s.framesSeen) frame\(s.framesSeen == 1 ? "" : "s")") }
         if method == .card && s.measurements.isEmpty && (s.cardNotFound > 0 || s.cardTilted > 0) {

@@ -86,10 +86,7 @@ struct GroundTruthTests {
         let e = try Self.errors(.camera)
         #expect(!e.isEmpty, "at least one pose measured")
         for x in e {
-            #expect(abs(x.error) <= 2.0)
-            withKnownIssue("camera-scale PD is 0.2-1.8 mm high on the rendered head (PnP depth and pupil bias)", isIntermittent: true) {
-                #expect(abs(x.error) <= 0.5)
-            }
+            #expect(abs(x.error) <= 0.5, "far PD off by \(x.error) mm")
         }
     }
 
@@ -98,9 +95,7 @@ struct GroundTruthTests {
         let e = try Self.errors(.iris)
         #expect(!e.isEmpty, "at least one pose measured")
         for x in e {
-            withKnownIssue("the limbus fit underestimates the rendered iris below ≈ 22 px (PD 2-20 % high at 550-650 mm)", isIntermittent: true) {
-                #expect(abs(x.error) <= x.band)
-            }
+            #expect(abs(x.error) <= x.band, "far PD off by \(x.error) mm, band ± \(x.band) mm")
         }
     }
 
@@ -109,10 +104,7 @@ struct GroundTruthTests {
         let e = try Self.errors(.card)
         #expect(!e.isEmpty, "at least one pose measured")
         for x in e {
-            #expect(abs(x.error) <= 1.0)
-            withKnownIssue("card-scale PD is 0.3-0.6 mm high on the rendered head", isIntermittent: true) {
-                #expect(abs(x.error) <= 0.5)
-            }
+            #expect(abs(x.error) <= 0.5, "far PD off by \(x.error) mm")
         }
     }
 

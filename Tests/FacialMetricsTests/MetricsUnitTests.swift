@@ -6,9 +6,13 @@ import Testing
 
 /// A drawn eye: skin, an almond opening with white sclera, a dark iris disc of known centre and
 /// radius (anti-aliased by 4x4 supersampling), returned with its six iBUG contour points.
-func drawnEye(centre: SIMD2<Double>, irisRadius: Double, width: Int = 160, height: Int = 100) -> (GrayImage, [SIMD2<Float>]) {
+///
+/// `lightIris` draws what failed on real video: a light (blue-grey) iris a little darker than the
+/// sclera, with a dark limbal ring, a dark pupil and a bright catchlight beside the pupil, in a
+/// narrow opening whose lids cover the top and bottom of the iris.
+func drawnEye(centre: SIMD2<Double>, irisRadius: Double, width: Int = 160, height: Int = 100, lightIris: Bool = false) -> (GrayImage, [SIMD2<Float>]) {
     let cx = Double(width) / 2, cy = Double(height) / 2
-    let halfW = 32.0, halfH = 11.0
+    let halfW = 32.0, halfH = lightIris ? 9.0 : 11.0
     var image = GrayImage(width: width, height: height)
     for y in 0..<height {
         for x in 0..<width {
@@ -18,7 +22,16 @@ func drawnEye(centre: SIMD2<Double>, irisRadius: Double, width: Int = 160, heigh
                 let u = (px - cx) / halfW
                 let inside = abs(u) < 1 && abs(py - cy) < halfH * (1 - u * u)
                 let d = ((px - centre.x) * (px - centre.x) + (py - centre.y) * (py - centre.y)).squareRoot()
-                acc += inside ? (d < irisRadius ? (d < irisRadius * 0.35 ? 15 : 60) : 215) : 150
+                let value: Double
+                if !inside {
+                    value = 150
+                } else if lightIris {
+                    let glint = ((px - centre.x + 4) * (px - centre.x + 4) + (py - centre.y - 1.5) * (py - centre.y - 1.5)).squareRoot()
+                    value = d >= irisRadius ? 125 : glint < 1.8 ? 235 : d < irisRadius * 0.3 ? 35 : d > irisRadius - 2 ? 70 : 100
+                } else {
+                    value = d < irisRadius ? (d < irisRadius * 0.35 ? 15 : 60) : 215
+                }
+                acc += value
             } }
             image[x, y] = UInt8(acc / 16)
         }
@@ -56,6 +69,18 @@ struct MetricsUnitTests {
         #expect(abs(d.y) < 0.6, "pupil y off by \(d.y) px")
         let iris = try #require(eye.irisDiameterPx)
         #expect(abs(iris - 25) < 0.5, "iris diameter \(iris) px")
+    }
+
+    @Test("a light iris with a limbal ring and a catchlight, lids over its top and bottom", arguments: [SIMD2(80.0, 50.0), SIMD2(76.4, 51.2)])
+    func lightIrisRefinement(centre: SIMD2<Double>) throws {
+        let (image, contour) = drawnEye(centre: centre, irisRadius: 12, lightIris: true)
+        let eye = PupilRefiner().refine(image, eye: EyeContour(points: contour))
+        #expect(eye.source == .limbus)
+        let d = SIMD2(Double(eye.pupil.x), Double(eye.pupil.y)) - centre
+        #expect(abs(d.x) < 0.3, "pupil x off by \(d.x) px")
+        #expect(abs(d.y) < 1.0, "pupil y off by \(d.y) px")
+        let iris = try #require(eye.irisDiameterPx)
+        #expect(abs(iris - 24) < 0.8, "iris diameter \(iris) px")
     }
 
     @Test("a closed eye (lids together, no iris) is not measured")
