@@ -58,7 +58,9 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
         self.camera = camera
         self.configuration = configuration
-        if let model = configuration.confidenceModel, let cascade = landmarkModel as? LandmarkCascade, model.matches(cascade) {
+        if let model = configuration.confidenceModel, var cascade = landmarkModel as? LandmarkCascade, model.matches(cascade) {
+            // Detection frames refine the start from the box and let the classifier pick among starts.
+            cascade.detectionRefinement = DetectionRefinement(scorer: model)
             classifier = (cascade, model)
         }
     }

@@ -28,9 +28,9 @@ extension LandmarkCascade {
         return FittedShape(landmarks: shape, features: workspace.features)
     }
 
-    /// `landmarks(in:box:)` with the last stage's features.
+    /// `landmarks(in:box:)` (detection mode, refined) with the last stage's features.
     public func landmarksWithFeatures(in image: GrayImage, box: FaceBox) -> FittedShape {
-        fitWithFeatures(image: image, initial: initialShape(for: box))
+        detectionFit(in: image, box: box).fitted
     }
 
     /// `track(in:previous:)` with the last stage's features.

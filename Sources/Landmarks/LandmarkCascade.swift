@@ -24,6 +24,11 @@ public struct LandmarkCascade: LandmarkModel {
     public let shapeFeatureScale: Float
     /// Free-form facts stored with the model (training command, data, seed, measured accuracy).
     public var metadata: [String: String]
+    /// How fits from a detector box refine their start (not stored in the model file). Off (`.none`,
+    /// one fit from the box) unless the caller opts in: `lorgnette eval landmarks`, `landmarks` and
+    /// the tracker's detection path use `DetectionRefinement(scorer:)`; training code that wants the
+    /// raw fit from a displaced box (the tracking-confidence trainer's off-face samples) keeps `.none`.
+    public var detectionRefinement = DetectionRefinement.none
 
     /// The crop around the face reaches this many face sides from the shape's centre.
     static let cropHalfSide: Float = 0.85
@@ -51,8 +56,10 @@ public struct LandmarkCascade: LandmarkModel {
     /// The same cascade with another box-to-shape mapping (e.g. re-learned for a new detector).
     public func withBoxShape(_ shape: [SIMD2<Float>]) -> LandmarkCascade {
         precondition(shape.count == landmarkCount, "box shape has \(shape.count) points, model has \(landmarkCount)")
-        return LandmarkCascade(meanShape: meanShape, boxShape: shape, descriptor: descriptor, referenceSide: referenceSide,
-                               stages: stages, shapeFeatureScale: shapeFeatureScale, metadata: metadata)
+        var c = LandmarkCascade(meanShape: meanShape, boxShape: shape, descriptor: descriptor, referenceSide: referenceSide,
+                                stages: stages, shapeFeatureScale: shapeFeatureScale, metadata: metadata)
+        c.detectionRefinement = detectionRefinement
+        return c
     }
 
     /// The initial shape for a detector box (the learned box-to-shape mapping).
@@ -90,8 +97,9 @@ public struct LandmarkCascade: LandmarkModel {
 
     // MARK: Fitting
 
+    /// Detection mode: the fit from `box`, refined as `detectionRefinement` says (see `detectionFit`).
     public func landmarks(in image: GrayImage, box: FaceBox) -> [SIMD2<Float>] {
-        fit(image: image, initial: initialShape(for: box))
+        detectionFit(in: image, box: box).fitted.landmarks
     }
 
     public func track(in image: GrayImage, previous: [SIMD2<Float>]) -> [SIMD2<Float>] {

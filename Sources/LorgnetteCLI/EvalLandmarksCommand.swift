@@ -1,6 +1,7 @@
 import ArgumentParser
 import FaceData
 import FaceDetection
+import FaceTracking
 import Foundation
 import Imaging
 import JPEGCodec
@@ -18,7 +19,10 @@ struct EvalLandmarksCommand: ParsableCommand {
             that best overlaps it (IoU ≥ 0.4; none = a miss, counted as a failure). With --boxes \
             jittered it starts from its canonical box moved by up to ±5 % and scaled by up to ±8 % \
             (fixed seed), which stands in for a detector. NME is the mean point error divided by the \
-            inter-ocular (outer eye corners 36, 45) or inter-pupil distance of the annotation.
+            inter-ocular (outer eye corners 36, 45) or inter-pupil distance of the annotation. \
+            Fits from a box run in detection mode (--refinement full: refit from the box the first \
+            fit implies when it disagrees with the start, and more starts when the tracking-confidence \
+            model doubts the fit; refit: without the extra starts; none: one fit from the box).
             """
     )
 
@@ -36,6 +40,18 @@ struct EvalLandmarksCommand: ParsableCommand {
 
     @Option(help: "Face detector model for --boxes detector (default: Models/face-detector.fdet).")
     var detector: String?
+
+    @Option(help: "Detection-mode refinement: full, refit or none.")
+    var refinement = "full"
+
+    @Option(help: "Tracking-confidence model that scores detection-mode starts for --refinement full (default: Models/tracking-confidence.tcnf).")
+    var confidence: String?
+
+    @Option(name: .customLong("retry-rounds"), help: "Rounds of extra starts for --refinement full.")
+    var retryRounds = DetectionRefinement().retryRounds
+
+    @Option(name: .customLong("box-offset"), help: "Stress test: move every detector box down by DY of its side and scale it by S (DY,S, e.g. -0.3,1 or 0,1.2).")
+    var boxOffset: String?
 
     @Option(name: .customLong("max-rank"), help: "Evaluate the model with each stage truncated to this many output directions.")
     var maxRank: Int?
@@ -80,9 +96,25 @@ struct EvalLandmarksCommand: ParsableCommand {
         if boxes == "detector" {
             faceDetector = DetectorBoxes(detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path)))
         }
+        guard ["full", "refit", "none"].contains(refinement) else { throw ValidationError("--refinement must be full, refit or none") }
         var cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
         if let maxRank { cascade.stages = cascade.stages.map { $0.truncated(toRank: maxRank) } }
         if let maxStages { cascade.stages = Array(cascade.stages.prefix(max(1, maxStages))) }
+        cascade.detectionRefinement = refinement == "none" ? .none : DetectionRefinement()
+        if refinement == "full" {
+            let scorer = try TrackingConfidenceModel(contentsOf: confidence ?? ModelsDirectory.file("tracking-confidence.tcnf").path)
+            guard scorer.matches(cascade) else {
+                throw ValidationError("the tracking-confidence model was trained for another landmark model; use --refinement refit or retrain it")
+            }
+            cascade.detectionRefinement.scorer = scorer
+            cascade.detectionRefinement.retryRounds = max(0, retryRounds)
+        }
+        var offset: (dy: Float, scale: Float)?
+        if let boxOffset {
+            let parts = boxOffset.split(separator: ",").compactMap { Float($0) }
+            guard parts.count == 2, parts[1] > 0 else { throw ValidationError("--box-offset wants DY,SCALE with SCALE > 0") }
+            offset = (parts[0], parts[1])
+        }
         let loaded = try TrainingSet.load(directories: [data], split: which, decoder: TurboJPEGDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
@@ -91,6 +123,7 @@ struct EvalLandmarksCommand: ParsableCommand {
         var rng = SplitMix64(seed: 20_131_001)
         var cpuSeconds = 0.0
         var fastestSeconds: [Double] = []
+        var fitCounts: [Int] = []
         for face in loaded.faces {
             var box = FaceBox.canonical(landmarks: face.landmarks)
             if let faceDetector {
@@ -99,6 +132,10 @@ struct EvalLandmarksCommand: ParsableCommand {
                 evaluation.addDetectorTime(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
                 guard let found else { evaluation.addMiss(name: face.name); continue }
                 box = found
+                if let offset {
+                    let side = box.width * offset.scale, c = box.centre + SIMD2(0, offset.dy * box.width)
+                    box = FaceBox(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side)
+                }
             } else if boxes == "jittered" {
                 let side = box.width * (1 + 0.08 * rng.symmetric())
                 let c = box.centre + SIMD2(rng.symmetric(), rng.symmetric()) * (0.05 * box.width)
@@ -114,6 +151,7 @@ struct EvalLandmarksCommand: ParsableCommand {
                 previous = face.landmarks.map { centre + shift + t.applyLinear($0 - centre) }
             }
             let fitOnce = { previous.map { cascade.track(in: face.image, previous: $0) } ?? cascade.landmarks(in: face.image, box: box) }
+            if previous == nil { fitCounts.append(cascade.detectionFit(in: face.image, box: box).fitCount) }
             let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUSeconds()
             let shape = fitOnce()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
@@ -131,6 +169,11 @@ struct EvalLandmarksCommand: ParsableCommand {
             : boxes == "jittered" ? "canonical boxes jittered ±5 % centre, ±8 % scale"
             : boxes == "tracking" ? "tracking mode from the annotation moved ±5 % of the inter-ocular distance, scaled ±5 %, rolled ±5°" : "canonical boxes"
         printReport(evaluation, boxDescription: boxDescription)
+        if !fitCounts.isEmpty {
+            let sorted = fitCounts.sorted()
+            print(String(format: "detection mode (--refinement %@): %.2f cascade fits per face on average, %d faces with more than one, max %d",
+                         refinement, Double(sorted.reduce(0, +)) / Double(sorted.count), sorted.filter { $0 > 1 }.count, sorted.last ?? 0))
+        }
         print(String(format: "landmarks CPU time: %.3f ms per face (this thread's CPU time, unaffected by other processes)", 1000 * cpuSeconds / Double(max(1, evaluation.count - evaluation.missed))))
         if timingRepeats > 1, !fastestSeconds.isEmpty {
             let sorted = fastestSeconds.sorted()

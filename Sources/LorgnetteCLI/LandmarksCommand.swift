@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceData
 import FaceDetection
 import FacialMetrics
+import FaceTracking
 import Foundation
 import Imaging
 import JPEGCodec
@@ -18,7 +19,10 @@ struct LandmarksCommand: ParsableCommand {
             {"image": "<path as given>", "width": W, "height": H, "faces": [{"box": [x, y, w, h], \
             "score": s, "landmarks": [[x, y], ...68], "pupils": [[x, y], [x, y]]}]}
             The first pupil is the eye of points 36-41 (image left); pupils are refined inside the eyes \
-            (iris centre; the eye-contour centre when an eye is closed). An unreadable image prints an error on standard \
+            (iris centre; the eye-contour centre when an eye is closed). Each face is fitted in \
+            detection mode: refitted from the box its first fit implies, and from moved and scaled \
+            boxes when the tracking-confidence model (when it matches the landmark model) doubts the \
+            fit. An unreadable image prints an error on standard \
             error, the other images still run, and the exit status is non-zero.
             """
     )
@@ -36,10 +40,16 @@ struct LandmarksCommand: ParsableCommand {
     var detector: String?
 
     func run() throws {
-        let cascade: LandmarkCascade
+        var cascade: LandmarkCascade
         let faceDetector: HOGFaceDetector
         do {
             cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
+            cascade.detectionRefinement = DetectionRefinement()
+            let confidencePath = try ModelsDirectory.file("tracking-confidence.tcnf").path
+            if FileManager.default.fileExists(atPath: confidencePath), let scorer = try? TrackingConfidenceModel(contentsOf: confidencePath),
+               scorer.matches(cascade) {
+                cascade.detectionRefinement.scorer = scorer
+            }
             faceDetector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         } catch {
             printError("landmarks: \(error)")
