@@ -11,7 +11,10 @@ import Meshes
 ///
 /// Placement, following how optometrists fit frames (e.g. ISO 13666 vertex distance, boxing system):
 /// - orientation: the 180° rotation about x between the glasses' y-up, temples-towards-−z frame and
-///   the face's y-down, z-into-the-head frame (no mirroring: the wearer's left stays +x);
+///   the face's y-down, z-into-the-head frame (no mirroring: the wearer's left stays +x), then the
+///   pantoscopic tilt (`pantoscopicTiltDegrees`, 8°: the lens plane leans from vertical with its lower
+///   edge towards the cheeks, as frames are fitted — 8–10° is the usual range; vertical is the face
+///   frame's y axis, which `MeanFace` orients with the Frankfort plane level) about the lens centre;
 /// - depth: the lens plane (the canonical bridge's z, the front of the frame at the nose) sits
 ///   `vertexDistanceMM` (12 mm) in front of the cornea, i.e. at the pupils' z minus 12 mm;
 /// - height: the front's vertical centre (canonical y = 0, the boxing centre) sits
@@ -38,6 +41,8 @@ public struct GlassesFit: Sendable {
     public struct Options: Sendable, Equatable {
         /// Cornea (pupil plane) to lens plane distance; 12 mm is the usual fitting value.
         public var vertexDistanceMM: Float = 12
+        /// Lens plane's angle from vertical (the face's y axis), lower edge towards the cheeks, degrees.
+        public var pantoscopicTiltDegrees: Float = 8
         /// How far the boxing centre of the lenses sits below the pupils.
         public var lensCentreBelowPupilsMM: Float = 2
         /// Gap between the temple's centre line and the ear point, outwards: temples are a few
@@ -94,8 +99,11 @@ public struct GlassesFit: Sendable {
         let flip = Transform3D(columns: [1, 0, 0], [0, -1, 0], [0, 0, -1])
         let lensPlaneZ = regions.bridge.z
         let target = SIMD3<Float>(0, pupilY + options.lensCentreBelowPupilsMM, pupilZ - options.vertexDistanceMM)
-        // face = flip · (g − (0, 0, lensPlaneZ)) + target
-        let faceFromGlasses = Transform3D.translation(target) * flip * Transform3D.translation([0, 0, -lensPlaneZ])
+        // Pantoscopic tilt about the face's x axis through the lens centre: (y, z) → (y c − z s, y s + z c),
+        // so a point below the centre (y > 0) moves into the head (z grows) for a positive angle.
+        let pantoscopic = Transform3D.rotation(axis: [1, 0, 0], radians: options.pantoscopicTiltDegrees * .pi / 180)
+        // face = pantoscopic · flip · (g − (0, 0, lensPlaneZ)) + target
+        let faceFromGlasses = Transform3D.translation(target) * pantoscopic * flip * Transform3D.translation([0, 0, -lensPlaneZ])
         self.faceFromGlasses = faceFromGlasses
         let glassesFromFace = faceFromGlasses.inverse
 

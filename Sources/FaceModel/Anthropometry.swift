@@ -25,4 +25,17 @@ public enum Anthropometry {
     /// Height of the ear top above the eye corners (the Frankfort plane through porion lies ≈ 10 mm below
     /// the canthi; otobasion superius is ≈ 15 mm above porion).
     public static let earAboveCanthusMM = 5.0
+
+    // Head orientation: the face frame's pitch 0 is the Frankfort horizontal (porion–orbitale) level.
+
+    /// Holdaway's soft-tissue facial angle, between the Frankfort horizontal and the line from soft-tissue
+    /// nasion to soft-tissue pogonion, measured behind the line: 90–92° in balanced adult profiles
+    /// (Holdaway, "A soft-tissue cephalometric analysis", Am J Orthod 1983; the same as saying the chin's
+    /// most prominent point touches the vertical through nasion when the Frankfort plane is level).
+    public static let softTissueFacialAngleDegrees = 91.0
+    /// How far soft-tissue menton (the lowest chin point, what the 68-point markup's point 8 marks on a
+    /// frontal view) lies behind soft-tissue pogonion (the most prominent chin point), and below it.
+    /// Approximate values of a typical adult soft-tissue chin profile, not a published mean.
+    public static let mentonBehindPogonionMM = 10.0
+    public static let mentonBelowPogonionMM = 10.0
 }

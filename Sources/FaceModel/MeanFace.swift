@@ -7,6 +7,8 @@ import Geometry
 /// Face frame (equal to the camera frame when the face looks straight into the camera, so a pose is
 /// `cameraFromFace`): origin midway between the pupils, x towards the image right (the subject's
 /// left), y down, z away from the camera into the head; the nose tip therefore has negative z.
+/// Pitch 0 is anatomical: the Frankfort horizontal (ear canal top to lower orbital rim) lies in the
+/// x–z plane, i.e. the head held level looking straight ahead (`MeanFaceBuilder.levelFrankfort`).
 /// Pairs (`pupils`, `temples`, `ears`) are image-left first (the subject's right), as in `IBUG68`.
 /// The shape is exactly mirror-symmetric about x = 0. How it is built is in `MeanFaceBuilder` and
 /// `Models/README.md`.

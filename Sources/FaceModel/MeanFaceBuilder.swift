@@ -15,7 +15,13 @@ import Geometry
 /// 4. The face frame: x along the left→right pairs, y down (eyes to mouth), z = x × y; the depth sign
 ///    is chosen so the nose tip is in front of the eyes (resolving the factorisation's reflection).
 /// 5. Exact mirror symmetry (`IBUG68.mirror`), metric scale from `Anthropometry` (least squares in log
-///    space over ex–ex, en–en and interpupillary distance), pupils, temples and ears, origin between pupils.
+///    space over ex–ex, en–en and interpupillary distance).
+/// 6. Pitch reference (`levelFrankfort`): the factorisation's "frontal" is the average view of the
+///    photographs, not an anatomical one (its nasion → chin line receded 16.5° from vertical). The shape
+///    is turned about x so the Frankfort horizontal is level: soft-tissue pogonion on the facial angle
+///    of `Anthropometry.softTissueFacialAngleDegrees` from nasion (27), menton (8) the given distances
+///    behind and below it. Then pupils, temples and ears (placed level with and behind the eye corners
+///    in this anatomical frame), origin between the pupils.
 public struct MeanFaceBuilder: Sendable {
     public var jawMaxYawDegrees = 20.0
     public var alternations = 10
@@ -230,6 +236,24 @@ public struct MeanFaceBuilder: Sendable {
         }
     }
 
+    /// Turns a metric shape about x so that the nasion (27) → menton (8) line has the inclination it has in
+    /// a face with the Frankfort horizontal level: menton lies `mentonBehindPogonionMM` behind and
+    /// `mentonBelowPogonionMM` below soft-tissue pogonion, which lies on the line leaving nasion at the soft-tissue
+    /// facial angle. Returns the shape and the rotation in degrees (negative: the chin came forward).
+    static func levelFrankfort(_ p: [SIMD3<Double>]) -> ([SIMD3<Double>], Double) {
+        let d = p[8] - p[27]
+        let length = (d.y * d.y + d.z * d.z).squareRoot()
+        // Pogonion height below nasion h, and menton's depth behind nasion for that height.
+        let h = length - Anthropometry.mentonBelowPogonionMM
+        let behind = Anthropometry.mentonBehindPogonionMM - h * Foundation.tan((Anthropometry.softTissueFacialAngleDegrees - 90) * Double.pi / 180)
+        let target = Foundation.asin(max(-1, min(1, behind / length)))
+        let current = Foundation.atan2(d.z, d.y)
+        // Rx(α) maps (y, z) to (y cos α − z sin α, y sin α + z cos α): the angle atan2(z, y) grows by α.
+        let a = target - current
+        let c = Foundation.cos(a), s = Foundation.sin(a)
+        return (p.map { SIMD3($0.x, $0.y * c - $0.z * s, $0.y * s + $0.z * c) }, a * 180 / Double.pi)
+    }
+
     /// Scales to millimetres, adds pupils, temples and ears, moves the origin between the pupils.
     static func metricFace(_ s: [SIMD3<Double>]) -> (MeanFace, Double) {
         func dist(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a - b).length }
@@ -241,7 +265,7 @@ public struct MeanFaceBuilder: Sendable {
         ]
         let logScale = pairs.map { Foundation.log($0.published / $0.measured) }.reduce(0, +) / Double(pairs.count)
         let k = Foundation.exp(logScale)
-        let p = s.map { $0 * k }
+        let (p, pitch) = levelFrankfort(s.map { $0 * k })
         func pupil(_ eye: ClosedRange<Int>) -> SIMD3<Double> {
             let lids = [eye.lowerBound + 1, eye.lowerBound + 2, eye.lowerBound + 4, eye.lowerBound + 5]
             var c = SIMD3<Double>.zero
@@ -264,6 +288,8 @@ public struct MeanFaceBuilder: Sendable {
             ears: [mirrorX(ear) - shift, ear - shift],
             metadata: [
                 "scale_sources": "ex-ex \(Anthropometry.biocularWidthMM) mm, en-en \(Anthropometry.intercanthalWidthMM) mm (Farkas 1994); IPD \(Anthropometry.interpupillaryDistanceMM) mm (Dodgson 2004)",
+                "pitch_reference": String(format: "Frankfort horizontal level: turned %.1f deg about x so soft-tissue pogonion is on a %.0f deg facial angle from nasion (27) (Holdaway 1983) with menton (8) %.0f mm behind and %.0f mm below it",
+                                          pitch, Anthropometry.softTissueFacialAngleDegrees, Anthropometry.mentonBehindPogonionMM, Anthropometry.mentonBelowPogonionMM),
             ])
         return (face, k)
     }

@@ -46,13 +46,19 @@ struct GlassesFitTests {
     @Test func fitPlacesTheLensPlaneTwelveMillimetresInFrontOfTheCorneaWithoutMirroring() throws {
         let face = try Self.face()
         let fit = Self.fitted(face)
-        // 180° about x: the wearer's left (+x) stays +x, up becomes −y, the front (+z) faces the camera (−z).
+        // 180° about x, then the 8° pantoscopic tilt: the wearer's left (+x) stays +x, up becomes −y leaning
+        // towards the camera (the lower rim goes towards the cheeks), the front (+z) faces the camera (−z).
         let m = fit.faceFromGlasses
+        let t = 8 * Float.pi / 180
         #expect(m.determinant > 0.999 && m.determinant < 1.001)
         #expect(simdLength(m.applyLinear([1, 0, 0]) - [1, 0, 0]) < 1e-5)
-        #expect(simdLength(m.applyLinear([0, 1, 0]) - [0, -1, 0]) < 1e-5)
-        #expect(simdLength(m.applyLinear([0, 0, 1]) - [0, 0, -1]) < 1e-5)
-        #expect(abs(fit.bridge.z - (Float(face.pupils[0].z) - 12)) < 1e-3)
+        #expect(simdLength(m.applyLinear([0, 1, 0]) - [0, -cos(t), -sin(t)]) < 1e-5)
+        #expect(simdLength(m.applyLinear([0, 0, 1]) - [0, sin(t), -cos(t)]) < 1e-5)
+        // The lens centre (boxing centre on the lens plane) sits 12 mm in front of the cornea, 2 mm below the pupils.
+        let centre = m.apply([0, 0, fit.regions.bridge.z])
+        #expect(abs(centre.z - (Float(face.pupils[0].z) - 12)) < 1e-3)
+        #expect(abs(centre.y - (Float(face.pupils[0].y) + 2)) < 1e-3)
+        #expect(abs(fit.bridge.z - (Float(face.pupils[0].z) - 12)) < 1.5)
         // The bridge sits above the nose's upper half (landmark 28) and not far above the pupils.
         #expect(fit.bridge.y < Float(face.landmarks[28].y))
         #expect(fit.bridge.y > Float(face.pupils[0].y) - 12)

@@ -25,6 +25,13 @@ private let sharedTrain = repoRoot.deletingLastPathComponent().appendingPathComp
     #expect(face.landmarks[8].y > face.landmarks[36].y + 60)
     #expect(face.landmarks[30].z < face.landmarks[39].z - 10)
     #expect(face.ears[0].z > face.landmarks[36].z + 60)
+    // Pitch reference: with the Frankfort plane level, the nasion → chin (27 → 8) line recedes only a few
+    // degrees (pogonion near the nasion vertical, menton ≈ 10 mm behind it), not the 16.5° of the
+    // factorisation's average view.
+    let profile = face.landmarks[8] - face.landmarks[27]
+    let recession = atan2(profile.z, profile.y) * 180 / .pi
+    #expect(recession > 2 && recession < 7, "nasion-chin line recedes \(recession)°")
+    #expect(face.metadata["pitch_reference"]?.contains("Frankfort") == true)
     #expect(abs((face.pupils[0] + face.pupils[1]).length) < 1e-6)
     // The file round-trips and wrong files are refused with a reason.
     #expect(try MeanFace(json: Data(face.jsonText.utf8)).landmarks.count == 68)
