@@ -53,8 +53,8 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Camera calibration JSON file (fx, fy, cx, cy, optional k1, k2, p1, p2, width, height).")
     var camera: String?
 
-    @Option(help: "Horizontal field of view in degrees (when there is no --camera file).")
-    var fov: Double?
+    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
+    var fov: String?
 
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
@@ -86,7 +86,9 @@ struct MeasureCommand: ParsableCommand {
     func validate() throws {
         if (device == nil) == input.isEmpty { throw ValidationError("give exactly one of --device PATH or --input FILE...") }
         if ScaleMethod(rawValue: scale) == nil { throw ValidationError("--scale must be iris, card or camera") }
-        if let fov, !(fov > 1 && fov < 179) { throw ValidationError("--fov must be between 1 and 179 degrees") }
+        if let fov {
+            do { _ = try FieldOfViewOption(parsing: fov) } catch { throw ValidationError("\(error)") }
+        }
         if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
         if minFrames < 1 { throw ValidationError("--min-frames must be at least 1") }
         if !(maxAngle > 0 && maxAngle <= 45) { throw ValidationError("--max-angle must be in (0, 45] degrees") }
@@ -116,6 +118,8 @@ struct MeasureCommand: ParsableCommand {
         var frameIndex = 0
         let diagnosticRefiner = PupilRefiner()
         var frameLines: [String] = []
+        /// The field of view estimated for the current recording (`--fov auto`).
+        var estimatedFOV: Double?
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
         }
@@ -143,6 +147,14 @@ struct MeasureCommand: ParsableCommand {
                 }
                 let (source, kind) = try MediaFactory.openSource(path)
                 defer { source.close() }
+                // Recordings: the field of view from the face in the first frames (as track and live
+                // do), unless --camera or a --fov in degrees says otherwise. The pose gate depends on it.
+                if kind.name != "JPEG image", camera == nil, fov == nil || fov == "auto", FieldOfViewOption.isRecording(path) {
+                    let (scanSource, _) = try MediaFactory.openSource(path)
+                    defer { scanSource.close() }
+                    let scan = FieldOfViewScan(detector: context.detector, landmarkModel: context.cascade, face: face)
+                    context.estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: scanSource)?.horizontalFOVDegrees
+                }
                 if kind.name == "JPEG image" {
                     guard let frame = try source.nextFrame() else { throw CLIError("\(path): no readable image") }
                     try measureStill(try gray(frame), context, name: path)
@@ -155,9 +167,11 @@ struct MeasureCommand: ParsableCommand {
         try finish(context, needFrames: needFrames, method: method)
     }
 
-    private func intrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
+    private func intrinsics(width: Int, height: Int, _ c: Context) throws -> CameraIntrinsics {
         if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
-        if let fov { return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height) }
+        if let degrees = c.estimatedFOV ?? fov.flatMap(Double.init) {
+            return CameraIntrinsics(horizontalFOVDegrees: degrees, width: width, height: height)
+        }
         return .defaultWebcam(width: width, height: height)
     }
 
@@ -230,7 +244,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
-        let t = tracker(c, try intrinsics(width: image.width, height: image.height))
+        let t = tracker(c, try intrinsics(width: image.width, height: image.height, c))
         let before = c.session.measurements.count
         let r = step(image, t, c, time: 0)
         if c.session.measurements.count == before {
@@ -246,7 +260,7 @@ struct MeasureCommand: ParsableCommand {
         while frames == nil || index < frames! {
             guard let frame = try source.nextFrame() else { break }
             let image = try gray(frame)
-            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height)) }
+            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
             step(image, t!, c, time: frame.timestampSeconds - t0)
@@ -269,7 +283,7 @@ struct MeasureCommand: ParsableCommand {
         while !Interrupt.requested, c.session.measurements.count < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
             let image = try gray(frame)
-            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height)) }
+            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
             let r = step(image, t!, c, time: frame.timestampSeconds - t0)
