@@ -9,13 +9,19 @@
 ///    detector box): on the training split mean NME 3.12 % vs 3.04 %; the gate keeps the good
 ///    starts and still pulls in boxes that are too large or offset.
 /// 2. *Several starts when the fit looks doubtful*: with a `scorer`, a fit scoring below
-///    `retryBelowScore` (log-odds) is compared with fits from the box moved by ±`retryShift` of its
-///    side vertically and scaled by `retryScales`; the highest-scoring fit wins. This is what rescues
-///    boxes a third of a face off, where the first fit is not on the face at all.
+///    `retryBelowScore` (log-odds) is compared with fits from the box moved by `retryShifts` of its
+///    side vertically and scaled by `retryScales` (each always refitted from its implied box); the
+///    highest-scoring fit wins. While the best still scores below the threshold, another round
+///    searches around the box the best fit implies (`retryRounds`). This is what rescues boxes a
+///    third of a face off, where the first fit is not on the face at all: on the training split with
+///    every detector box moved 30 % up, failures (NME > 0.08, misses included) 98.9 % with one fit,
+///    6.7 % with one round, 4.4 % with two (2.8 % with the boxes as detected).
 ///
 /// Defaults were chosen on the *training* split (detector boxes, and the same boxes moved 30 % up or
-/// down, scaled 0.8 and 1.2), never on the validation split. Cost: one fit for most faces, up to
-/// `maximumFits` for a doubtful one; detection mode runs only when a face is (re)acquired.
+/// down, scaled 1.2; `lorgnette eval landmarks --split training --box-offset DY,S`), never on the
+/// validation split. Cost: one fit for most faces, up to `maximumFits` for a doubtful one
+/// (validation: 1.97 fits per face on average, 18 of 206 faces more than one); detection mode runs
+/// only when a face is (re)acquired, tracking mode stays one fit.
 public struct DetectionRefinement: Sendable {
     /// Refit from the implied box when its IoU with the starting box is below this (0 = never refit).
     public var refitBelowIoU: Float
