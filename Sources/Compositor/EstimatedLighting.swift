@@ -14,11 +14,14 @@ extension Lighting {
     /// metals and lenses reflect is the irradiance/π an upward and a downward surface receive
     /// (a blurred view of the room above and below). Units match the estimate's (a camera-facing
     /// surface of albedo ρ reads ρ × its light), so the glasses are exposed like the face.
+    /// Second-order harmonics blur any light into a lobe about 60° wide, so the estimate cannot
+    /// say whether the key light is a lamp or a window: its highlights are kept broad (exponent
+    /// ≤ 48, about ±15°) instead of inventing a lamp's pin-point glint on every lens.
     public init(estimate: LightEstimate) {
         let light = estimate.light
         func clamp(_ c: SIMD3<Float>) -> SIMD3<Float> { SIMD3<Float>(max(c.x, 0), max(c.y, 0), max(c.z, 0)) }
         self.init(ambient: clamp(light.diffuse(normal: [0, 0, -1])), direction: estimate.towardsLight, color: estimate.primaryLightColor,
                   sky: clamp(light.diffuse(normal: [0, -1, 0])), ground: clamp(light.diffuse(normal: [0, 1, 0])),
-                  irradiance: IrradianceSH(radiance: light.coefficients))
+                  irradiance: IrradianceSH(radiance: light.coefficients), maxShininess: 48)
     }
 }

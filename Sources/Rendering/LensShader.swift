@@ -38,7 +38,7 @@ struct LensShader: FragmentShader {
         // A polished lens mirrors a lamp as a small glint, not a soft blob: its lobe may be far
         // sharper than the 512 cap of rougher surfaces (4096: within about 3° of the mirror direction).
         let alpha = max(material.roughness, 0.02) * max(material.roughness, 0.02)
-        self.shininess = max(1, min(4096, 2 / (alpha * alpha) - 2))
+        self.shininess = max(1, min(4096, lighting.maxShininess, 2 / (alpha * alpha) - 2))
         // Below 1 % the scattered light is invisible: skip it (and its interpolation) per pixel.
         let scatter = (1 - material.transmission) * material.roughness
         self.scatter = scatter < 0.01 ? 0 : scatter

@@ -16,15 +16,21 @@ public struct Lighting: Sendable {
     public var sky: SIMD3<Float>
     public var ground: SIMD3<Float>
     public var irradiance: IrradianceSH?
+    /// The sharpest highlight this light may make (a cap on the Blinn-Phong exponent of every
+    /// material). A known small lamp allows glints; a light that is only known as a broad lobe
+    /// (an order-2 spherical-harmonic estimate cannot tell a lamp from a window) must not be
+    /// mirrored as a pin-point.
+    public var maxShininess: Float
 
     public init(ambient: SIMD3<Float>, direction: SIMD3<Float>, color: SIMD3<Float>, sky: SIMD3<Float>, ground: SIMD3<Float>,
-                irradiance: IrradianceSH? = nil) {
+                irradiance: IrradianceSH? = nil, maxShininess: Float = 4096) {
         self.ambient = ambient
         self.direction = simdNormalize(direction)
         self.color = color
         self.sky = sky
         self.ground = ground
         self.irradiance = irradiance
+        self.maxShininess = max(1, maxShininess)
     }
 
     /// A soft studio light: key light above-left of the camera, bright sky, grey floor. The neutral

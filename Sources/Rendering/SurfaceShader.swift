@@ -25,7 +25,7 @@ struct SurfaceShader: FragmentShader {
         self.material = material
         self.texture = texture
         self.lighting = lighting
-        self.shininess = Shading.shininess(roughness: material.roughness)
+        self.shininess = min(Shading.shininess(roughness: material.roughness), lighting.maxShininess)
         baseColor = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         sharp = 1 - material.roughness
         blurredEnvironment = (lighting.sky + lighting.ground) * (0.5 * material.roughness)
