@@ -21,8 +21,8 @@ public struct FrameGate: Sendable {
     }
 
     public var maxAngleDegrees = 5.0
-    public var minimumLimbusContrast = 5.0
-    public var maximumLimbusResidualPx = 1.0
+    public var minimumLimbusContrast = 8.0
+    public var maximumLimbusResidualPx = 0.8
     public var minimumPupilDistancePx: Float = 60
     /// Largest relative difference between the two iris diameters. Facing the camera (|yaw| < 5°)
     /// at ≥ 250 mm the nearer eye is < 2 % larger; more means a fit on a lid or a catchlight.

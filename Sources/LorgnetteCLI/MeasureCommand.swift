@@ -77,7 +77,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(name: .customLong("mean-face"), help: "Mean face file (default: Models/mean-face.json).")
     var meanFace: String?
 
-    @Option(name: .customLong("frames-json"), help: ArgumentHelp("Write one JSON line per frame to this file: the refined pupils (image-left first, pixel centres), whether each came from the iris boundary, iris diameters and eye widths (corner to corner, px), yaw and pitch against the line of sight (degrees), whether the frame was accepted, why not, and its near/far PD (mm).", valueName: "file"))
+    @Option(name: .customLong("frames-json"), help: ArgumentHelp("Write one JSON line per frame to this file: the refined pupils (image-left first, pixel centres), whether each came from the iris boundary, iris diameters and eye widths (corner to corner, px), the limbus's mean step (grey levels/px) and fit RMS (px), yaw and pitch against the line of sight (degrees), whether the frame was accepted, why not, and its near/far PD (mm).", valueName: "file"))
     var framesJSON: String?
 
     @Option(name: .customLong("dump-eyes"), help: ArgumentHelp("Diagnostics: write a magnified PNG of both eyes of every frame with the pupil refiner's edge points and circle into this folder.", visibility: .hidden))
@@ -217,9 +217,11 @@ struct MeasureCommand: ParsableCommand {
         let pupils = r.eyes.map { "[\(n(Double($0.pupil.x))), \(n(Double($0.pupil.y)))]" }.joined(separator: ", ")
         let refined = r.eyes.map { $0.source == .limbus ? "true" : "false" }.joined(separator: ", ")
         let iris = r.eyes.map { n($0.irisDiameterPx) }.joined(separator: ", ")
+        let steps = r.eyes.map { n($0.limbusContrast) }.joined(separator: ", ")
+        let rms = r.eyes.map { n($0.limbusResidualPx) }.joined(separator: ", ")
         let widths = EyeContour.pair(from: landmarks).map { n(Double($0.width)) }.joined(separator: ", ")
         let why = r.rejections.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        return "{\"frame\": \(index), \"face\": true, \"pupils\": [\(pupils)], \"limbus\": [\(refined)], \"iris_px\": [\(iris)], \"eye_width_px\": [\(widths)], \"yaw_deg\": \(n(angles.yaw)), \"pitch_deg\": \(n(angles.pitch)), "
+        return "{\"frame\": \(index), \"face\": true, \"pupils\": [\(pupils)], \"limbus\": [\(refined)], \"iris_px\": [\(iris)], \"eye_width_px\": [\(widths)], \"limbus_step\": [\(steps)], \"limbus_rms_px\": [\(rms)], \"yaw_deg\": \(n(angles.yaw)), \"pitch_deg\": \(n(angles.pitch)), "
             + "\"accepted\": \(r.accepted), \"rejections\": [\(why)], \"pd_near_mm\": \(n(r.measurement?.pdNear)), \"pd_far_mm\": \(n(r.measurement?.pdFar))}"
     }
 

@@ -1,4 +1,4 @@
-// Per-frame cost of the facial metrics: pupil refinement (gradient eye centre + limbus fit, both
+// Per-frame cost of the facial metrics: pupil refinement (coarse iris circle + limbus fit, both
 // eyes) plus gate, iris scale and every metric. Bar: ≤ 0.5 ms per frame on one core.
 // Run from Bench/: `swift package benchmark --target MetricsBenchmarks`.
 import Benchmark
@@ -53,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
     let measurer = FaceMeasurer(face: face, camera: camera)
     let gate = FrameGate()
 
-    Benchmark("Pupils: gradient centre + limbus fit, both eyes") { benchmark in
+    Benchmark("Pupils: iris circle + limbus fit, both eyes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(refiner.refine(gray, landmarks: anchor.landmarks)) }
     }
     Benchmark("Metrics per frame: pupils + gate + iris scale + PD/mono/far/widths") { benchmark in
