@@ -40,7 +40,7 @@ extension LandmarkCascade {
                 // to itself and still be off (training split, boxes 30 % off: 77 vs 307 failures of 1,761).
                 let f = refinedFit(image, box: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s), refitBelowIoU: .infinity, fits: &fits)
                 let score = scorer.fitScore(f)
-                if score > bestScore { best = f; bestScore = score }
+                if score > bestScore + r.retryMargin { best = f; bestScore = score }
             }
             // The next round searches around the box the best fit so far implies.
             centre = impliedBox(for: best.landmarks)

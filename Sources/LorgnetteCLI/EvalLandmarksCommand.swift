@@ -50,6 +50,9 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("retry-rounds"), help: "Rounds of extra starts for --refinement full.")
     var retryRounds = DetectionRefinement().retryRounds
 
+    @Option(name: .customLong("retry-margin"), help: "Log-odds an extra start must out-score the best fit by to replace it, for --refinement full.")
+    var retryMargin = DetectionRefinement().retryMargin
+
     @Option(name: .customLong("box-offset"), help: "Stress test: move every detector box down by DY of its side and scale it by S (DY,S, e.g. -0.3,1 or 0,1.2).")
     var boxOffset: String?
 
@@ -108,6 +111,8 @@ struct EvalLandmarksCommand: ParsableCommand {
             }
             cascade.detectionRefinement.scorer = scorer
             cascade.detectionRefinement.retryRounds = max(0, retryRounds)
+            guard retryMargin.isFinite, retryMargin >= 0 else { throw ValidationError("--retry-margin must be a finite number ≥ 0") }
+            cascade.detectionRefinement.retryMargin = retryMargin
         }
         var offset: (dy: Float, scale: Float)?
         if let boxOffset {

@@ -73,6 +73,36 @@ import Testing
         #expect(withStarts < 0.6 * refitOnly, "extra starts \(withStarts) vs refit only \(refitOnly)")
     }
 
+    /// Scores the fit from the original box 0 and every other fit 0.3: a retry that looks only
+    /// slightly better, as two on-face fits do under the trained classifier.
+    struct SlightlyPrefersRetries: FitScorer {
+        let first: [SIMD2<Float>]
+        func fitScore(_ fitted: LandmarkCascade.FittedShape) -> Float { fitted.landmarks == first ? 0 : 0.3 }
+    }
+
+    @Test func aRetryMustBeatTheFirstFitByTheMargin() {
+        var cascade = randomCascade()
+        let image = texturedImage(width: 200, height: 180)
+        let box = FaceBox(x: 50, y: 40, width: 100, height: 100)
+        let first = cascade.fit(image: image, initial: cascade.initialShape(for: box))
+        let scorer = SlightlyPrefersRetries(first: first)
+
+        cascade.detectionRefinement = DetectionRefinement(refitBelowIoU: 0, scorer: scorer, retryMargin: 0.5)
+        let kept = cascade.detectionFit(in: image, box: box)
+        #expect(kept.fitted.landmarks == first, "a retry 0.3 better must not replace the first fit at margin 0.5")
+        #expect(kept.score == 0)
+        #expect(kept.fitCount == cascade.detectionRefinement.maximumFits - 1, "every start still runs (the first fit is not refitted)")
+
+        cascade.detectionRefinement.retryMargin = 0
+        let switched = cascade.detectionFit(in: image, box: box)
+        #expect(switched.fitted.landmarks != first, "without a margin the higher-scoring retry wins")
+        #expect(switched.score == 0.3)
+
+        // The default margin is above the 0.3 noise this scorer models.
+        cascade.detectionRefinement = DetectionRefinement(refitBelowIoU: 0, scorer: scorer)
+        #expect(cascade.detectionFit(in: image, box: box).fitted.landmarks == first)
+    }
+
     @Test func impliedBoxInvertsTheBoxToShapeMapping() {
         let cascade = randomCascade()
         let box = FaceBox(x: 40, y: 30, width: 120, height: 120)
