@@ -3,6 +3,7 @@ import FaceModel
 import Geometry
 import Imaging
 import Landmarks
+import Media
 import PoseEstimation
 
 /// A pre-scan of the first frames of a recording that estimates the camera's field of view
@@ -51,6 +52,26 @@ public final class FieldOfViewScan {
             if !repeated { observations.append(points) }
         }
         return observations.count >= frames
+    }
+
+    /// Feeds up to `maxFrames` frames of `source` (a second opening of the recording about to be
+    /// played; the caller closes it), decoded to gray with `decoder`, until `frames` of them show a
+    /// face; timestamps are taken relative to the first frame. Then `estimate()`.
+    public func scan(_ source: FrameSource, decoder: any JPEGDecoding, maxFrames: Int = 150) throws -> FieldOfViewEstimate? {
+        var image = GrayImage(width: 1, height: 1)
+        var t0: Double?
+        for _ in 0..<maxFrames {
+            guard let frame = try source.nextFrame() else { break }
+            switch frame.payload {
+            case .jpeg(let bytes): try decoder.decodeGray(bytes, scale: .full, into: &image)
+            case .rgb(let rgb): image = GrayImage(luma: rgb)
+            case .gray(let gray): image = gray
+            }
+            let start = t0 ?? frame.timestampSeconds
+            t0 = start
+            if add(image, timestampSeconds: frame.timestampSeconds - start) { break }
+        }
+        return estimate()
     }
 
     /// The estimate from the frames collected (nil without any face).

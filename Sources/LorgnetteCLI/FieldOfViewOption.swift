@@ -1,7 +1,6 @@
 import FaceTracking
 import Foundation
 import Geometry
-import Imaging
 import JPEGCodec
 import Media
 import PoseEstimation
@@ -34,21 +33,7 @@ enum FieldOfViewOption: Equatable {
     /// Feeds `scan` up to `maxFrames` frames of `source` (until it has its frames with a face) and prints
     /// the result, or the fallback, on stderr in one line. Nil when no face was found.
     static func estimate(with scan: FieldOfViewScan, from source: FrameSource, maxFrames: Int = 150) throws -> FieldOfViewEstimate? {
-        let decoder = TurboJPEGDecoder()
-        var image = GrayImage(width: 1, height: 1)
-        var t0: Double?
-        for _ in 0..<maxFrames {
-            guard let frame = try source.nextFrame() else { break }
-            switch frame.payload {
-            case .jpeg(let bytes): try decoder.decodeGray(bytes, scale: .full, into: &image)
-            case .rgb(let rgb): image = GrayImage(luma: rgb)
-            case .gray(let gray): image = gray
-            }
-            let start = t0 ?? frame.timestampSeconds
-            t0 = start
-            if scan.add(image, timestampSeconds: frame.timestampSeconds - start) { break }
-        }
-        let estimate = scan.estimate()
+        let estimate = try scan.scan(source, decoder: TurboJPEGDecoder(), maxFrames: maxFrames)
         report(estimate)
         return estimate
     }

@@ -85,20 +85,7 @@ public final class TryOnPipeline: @unchecked Sendable {
     /// Call before the first `process`. Nil (and the webcam default stays) when no face was found.
     public func estimateCamera(from source: FrameSource, faceFrames: Int = 30, maxFrames: Int = 150) throws -> FieldOfViewEstimate? {
         let scan = FieldOfViewScan(detector: detector, landmarkModel: landmarks, face: face, configuration: configuration.tracker, frames: faceFrames)
-        var image = GrayImage(width: 1, height: 1)
-        var t0: Double?
-        for _ in 0..<maxFrames {
-            guard let frame = try source.nextFrame() else { break }
-            switch frame.payload {
-            case .jpeg(let bytes): try decoder.decodeGray(bytes, scale: .full, into: &image)
-            case .rgb(let rgb): image = GrayImage(luma: rgb)
-            case .gray(let gray): image = gray
-            }
-            let start = t0 ?? frame.timestampSeconds
-            t0 = start
-            if scan.add(image, timestampSeconds: frame.timestampSeconds - start) { break }
-        }
-        fieldOfViewEstimate = scan.estimate()
+        fieldOfViewEstimate = try scan.scan(source, decoder: decoder, maxFrames: maxFrames)
         return fieldOfViewEstimate
     }
 
