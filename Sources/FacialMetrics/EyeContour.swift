@@ -1,30 +1,59 @@
 /// The six landmarks of one eye (iBUG order: corner, two upper-lid points, corner, two lower-lid
 /// points), in pixels with the pixel-centre convention, and what they tell without looking at pixels:
 /// the eye axis, its width and the eye aspect ratio.
+///
+/// The points are stored inline (no array), so building one per frame does not allocate.
 public struct EyeContour: Sendable {
-    public var points: [SIMD2<Float>]
+    private var p0, p1, p2, p3, p4, p5: SIMD2<Float>
 
     /// `points` must hold six points in iBUG order (36–41 or 42–47).
     public init(points: [SIMD2<Float>]) {
         precondition(points.count == 6, "an eye contour has six points")
-        self.points = points
+        (p0, p1, p2, p3, p4, p5) = (points[0], points[1], points[2], points[3], points[4], points[5])
+    }
+
+    /// The six landmarks `first ..< first + 6` of a 68-point face (36 or 42).
+    public init(landmarks: [SIMD2<Float>], first: Int) {
+        precondition(landmarks.count >= first + 6, "68 landmarks expected")
+        (p0, p1, p2, p3, p4, p5) = (landmarks[first], landmarks[first + 1], landmarks[first + 2],
+                                    landmarks[first + 3], landmarks[first + 4], landmarks[first + 5])
+    }
+
+    /// The six points in iBUG order (allocates: for reports and diagnostics).
+    public var points: [SIMD2<Float>] { [p0, p1, p2, p3, p4, p5] }
+
+    /// Point `i` (0–5) in iBUG order.
+    @inline(__always) public subscript(_ i: Int) -> SIMD2<Float> {
+        switch i {
+        case 0: return p0
+        case 1: return p1
+        case 2: return p2
+        case 3: return p3
+        case 4: return p4
+        default: return p5
+        }
     }
 
     /// The image-left eye (landmarks 36–41, the subject's right) and the image-right eye (42–47).
     public static func pair(from landmarks: [SIMD2<Float>]) -> [EyeContour] {
         precondition(landmarks.count >= 48, "68 landmarks expected")
-        return [EyeContour(points: Array(landmarks[36...41])), EyeContour(points: Array(landmarks[42...47]))]
+        return [EyeContour(landmarks: landmarks, first: 36), EyeContour(landmarks: landmarks, first: 42)]
+    }
+
+    /// Whether every point is finite.
+    public var isFinite: Bool {
+        (0..<6).allSatisfy { self[$0].x.isFinite && self[$0].y.isFinite }
     }
 
     /// Corner to corner, image left to image right (pixels).
-    public var width: Float { length(points[3] - points[0]) }
+    public var width: Float { length(p3 - p0) }
     /// Midpoint of the corners.
-    public var cornerMidpoint: SIMD2<Float> { (points[0] + points[3]) / 2 }
+    public var cornerMidpoint: SIMD2<Float> { (p0 + p3) / 2 }
     /// Mean of the six points: the rough eye centre used before refinement.
-    public var centroid: SIMD2<Float> { points.reduce(.zero, +) / 6 }
+    public var centroid: SIMD2<Float> { (((((SIMD2<Float>.zero + p0) + p1) + p2) + p3) + p4 + p5) / 6 }
     /// Unit vector from the image-left corner to the image-right corner.
     public var axis: SIMD2<Float> {
-        let a = points[0].x <= points[3].x ? points[3] - points[0] : points[0] - points[3]
+        let a = p0.x <= p3.x ? p3 - p0 : p0 - p3
         let l = length(a)
         return l > 0 ? a / l : SIMD2(1, 0)
     }
@@ -34,7 +63,7 @@ public struct EyeContour: Sendable {
     public var aspectRatio: Float {
         let w = width
         guard w > 0 else { return 0 }
-        return (length(points[1] - points[5]) + length(points[2] - points[4])) / (2 * w)
+        return (length(p1 - p5) + length(p2 - p4)) / (2 * w)
     }
 
     /// Whether `p` lies inside the contour polygon grown by `margin` pixels about its centroid.
@@ -43,7 +72,7 @@ public struct EyeContour: Sendable {
         var inside = false
         var j = 5
         for i in 0..<6 {
-            var a = points[i], b = points[j]
+            var a = self[i], b = self[j]
             if margin != 0 {
                 let da = a - c, db = b - c
                 let la = length(da), lb = length(db)

@@ -10,10 +10,13 @@ public struct EyeRotationModel: Sendable {
     public init() {}
 
     public func rotationCentres(pupils: [SIMD3<Double>]) -> [SIMD3<Double>] {
-        pupils.map { p in
-            let l = p.length
-            return l > 0 ? p + p / l * pupilToRotationCentreMM : p
-        }
+        pupils.map(rotationCentre(pupil:))
+    }
+
+    /// The rotation centre of one eye whose pupil is at `p` while it fixates the camera.
+    public func rotationCentre(pupil p: SIMD3<Double>) -> SIMD3<Double> {
+        let l = p.length
+        return l > 0 ? p + p / l * pupilToRotationCentreMM : p
     }
 
     /// Where pupils whose rotation centres are `centres` appear when both eyes fixate `target`.

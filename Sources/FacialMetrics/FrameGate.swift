@@ -18,6 +18,40 @@ public struct FrameGate: Sendable {
         case blurred = "eyes not sharp (hold still)"
         case irisMismatch = "the two irises measure differently (eyes wide open, look straight at the camera)"
         case tooSmall = "face too small (come closer)"
+
+        var bit: Rejections {
+            switch self {
+            case .turned: return Rejections(rawValue: 1)
+            case .tilted: return Rejections(rawValue: 2)
+            case .eyesClosed: return Rejections(rawValue: 4)
+            case .blurred: return Rejections(rawValue: 8)
+            case .irisMismatch: return Rejections(rawValue: 16)
+            case .tooSmall: return Rejections(rawValue: 32)
+            }
+        }
+    }
+
+    /// A set of rejections (no allocation); iterate it through `list`.
+    public struct Rejections: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public init(_ r: Rejection) { self = r.bit }
+        public func contains(_ r: Rejection) -> Bool { contains(r.bit) }
+        public mutating func insert(_ r: Rejection) { formUnion(r.bit) }
+        /// In `Rejection.allCases` order, the first one (nil when empty).
+        public var first: Rejection? {
+            switch rawValue.trailingZeroBitCount {
+            case 0: return .turned
+            case 1: return .tilted
+            case 2: return .eyesClosed
+            case 3: return .blurred
+            case 4: return .irisMismatch
+            case 5: return .tooSmall
+            default: return nil
+            }
+        }
+        /// In `Rejection.allCases` order (allocates).
+        public var list: [Rejection] { Rejection.allCases.filter { contains($0) } }
     }
 
     public var maxAngleDegrees = 5.0
@@ -40,19 +74,30 @@ public struct FrameGate: Sendable {
         return (atan2(z.dot(xc), z.dot(v)) * k, atan2(z.dot(yc), z.dot(v)) * k)
     }
 
+    /// Why the frame is rejected, in `Rejection.allCases` order (empty: accepted). Allocates; the
+    /// per-frame path uses `rejections(cameraFromFace:eyes:)`.
     public func check(cameraFromFace: RigidTransform, eyes: [RefinedEye]) -> [Rejection] {
-        var out: [Rejection] = []
+        guard eyes.count == 2 else { return rejections(cameraFromFace: cameraFromFace, eyes: nil).list }
+        return rejections(cameraFromFace: cameraFromFace, eyes: EyePair(left: eyes[0], right: eyes[1])).list
+    }
+
+    /// Why the frame is rejected (empty: accepted); `eyes` nil means not two eyes.
+    public func rejections(cameraFromFace: RigidTransform, eyes: EyePair?) -> Rejections {
+        var out: Rejections = []
         let a = Self.viewAngles(cameraFromFace: cameraFromFace)
-        if !(abs(a.yaw) < maxAngleDegrees) { out.append(.turned) }
-        if !(abs(a.pitch) < maxAngleDegrees) { out.append(.tilted) }
-        if eyes.count != 2 || !eyes.allSatisfy({ $0.isOpen && $0.irisDiameterPx != nil }) {
-            out.append(.eyesClosed)
-        } else if !eyes.allSatisfy({ $0.limbusContrast >= minimumLimbusContrast && $0.limbusResidualPx <= maximumLimbusResidualPx }) {
-            out.append(.blurred)
-        } else if let a = eyes[0].irisDiameterPx, let b = eyes[1].irisDiameterPx, !(abs(a - b) <= maximumIrisMismatch * (a + b) / 2) {
-            out.append(.irisMismatch)
+        if !(abs(a.yaw) < maxAngleDegrees) { out.insert(.turned) }
+        if !(abs(a.pitch) < maxAngleDegrees) { out.insert(.tilted) }
+        guard let eyes else { out.insert(.eyesClosed); return out }
+        let l = eyes.left, r = eyes.right
+        if !(l.isOpen && l.irisDiameterPx != nil && r.isOpen && r.irisDiameterPx != nil) {
+            out.insert(.eyesClosed)
+        } else if !(l.limbusContrast >= minimumLimbusContrast && l.limbusResidualPx <= maximumLimbusResidualPx
+                    && r.limbusContrast >= minimumLimbusContrast && r.limbusResidualPx <= maximumLimbusResidualPx) {
+            out.insert(.blurred)
+        } else if let a = l.irisDiameterPx, let b = r.irisDiameterPx, !(abs(a - b) <= maximumIrisMismatch * (a + b) / 2) {
+            out.insert(.irisMismatch)
         }
-        if eyes.count == 2 && length(eyes[1].pupil - eyes[0].pupil) < minimumPupilDistancePx { out.append(.tooSmall) }
+        if length(r.pupil - l.pupil) < minimumPupilDistancePx { out.insert(.tooSmall) }
         return out
     }
 }

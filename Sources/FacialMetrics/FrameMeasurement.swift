@@ -24,8 +24,11 @@ public struct FrameMeasurement: Sendable {
     public var cameraDistance: Double
     /// Millimetres per pixel at the pupils (for per-frame noise floors).
     public var mmPerPixel: Double
-    /// The 3D pupils (camera space, mm), image-left first.
-    public var pupils3D: [SIMD3<Double>]
+    /// The 3D pupils (camera space, mm): image-left eye, image-right eye.
+    public var pupilLeft3D: SIMD3<Double>
+    public var pupilRight3D: SIMD3<Double>
+    /// Both, image-left first (allocates).
+    public var pupils3D: [SIMD3<Double>] { [pupilLeft3D, pupilRight3D] }
 }
 
 /// Turns one frame's refined pupils, landmarks and pose into millimetres with a `MetricScale`.
@@ -44,7 +47,13 @@ public struct FaceMeasurer: Sendable {
     }
 
     public func measure(landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform, eyes: [RefinedEye], scale: MetricScale) -> FrameMeasurement? {
-        guard landmarks.count == 68, eyes.count == 2 else { return nil }
+        guard eyes.count == 2 else { return nil }
+        return measure(landmarks: landmarks, cameraFromFace: cameraFromFace, eyes: EyePair(left: eyes[0], right: eyes[1]), scale: scale)
+    }
+
+    /// `measure` for a pair of eyes (no allocation).
+    public func measure(landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform, eyes: EyePair, scale: MetricScale) -> FrameMeasurement? {
+        guard landmarks.count == 68 else { return nil }
         let r = cameraFromFace.rotation.matrix
         let xAxis = r.c0, zAxis = r.c2
         let planeOffset = zAxis.dot(scale.pupilPlanePoint)
@@ -56,7 +65,7 @@ public struct FaceMeasurer: Sendable {
             let t = (planeOffset + depthBehindPupils) / den
             return t > 0 ? ray * t : nil
         }
-        guard let pl = point(eyes[0].pupil, depthBehindPupils: 0), let pr = point(eyes[1].pupil, depthBehindPupils: 0) else { return nil }
+        guard let pl = point(eyes.left.pupil, depthBehindPupils: 0), let pr = point(eyes.right.pupil, depthBehindPupils: 0) else { return nil }
         let pupilZ = (face.pupils[0].z + face.pupils[1].z) / 2
         var midline = 0.0, count = 0.0
         for k in 27...30 {
@@ -70,14 +79,14 @@ public struct FaceMeasurer: Sendable {
             return abs((pb - pa).dot(xAxis))
         }
         guard let temple = width(0, 16), let faceWidth = width(1, 15) else { return nil }
-        let centres = eyeModel.rotationCentres(pupils: [pl, pr])
+        let cl = eyeModel.rotationCentre(pupil: pl), cr = eyeModel.rotationCentre(pupil: pr)
         let near = abs((pr - pl).dot(xAxis))
-        let far = abs((centres[1] - centres[0]).dot(xAxis))
-        let monoRight = abs(centres[0].dot(xAxis) - midline), monoLeft = abs(centres[1].dot(xAxis) - midline)
+        let far = abs((cr - cl).dot(xAxis))
+        let monoRight = abs(cl.dot(xAxis) - midline), monoLeft = abs(cr.dot(xAxis) - midline)
         let mid = (pl + pr) / 2
-        let pxDistance = Double(length(eyes[1].pupil - eyes[0].pupil))
+        let pxDistance = Double(length(eyes.right.pupil - eyes.left.pupil))
         return FrameMeasurement(method: scale.method, scaleRelativeSD: scale.relativeSD, pdNear: near, pdFar: far,
                                 monoFarRight: monoRight, monoFarLeft: monoLeft, templeWidth: temple, faceWidth: faceWidth,
-                                cameraDistance: mid.length, mmPerPixel: pxDistance > 0 ? near / pxDistance : 0, pupils3D: [pl, pr])
+                                cameraDistance: mid.length, mmPerPixel: pxDistance > 0 ? near / pxDistance : 0, pupilLeft3D: pl, pupilRight3D: pr)
     }
 }

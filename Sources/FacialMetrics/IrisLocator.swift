@@ -179,7 +179,7 @@ public final class IrisLocator {
                                 }
                                 guard br >= 0 else { return }
                                 let (u0, v0, r0) = (bu, bv, br)
-                                for ri in [r0 - 1, r0 + 1] where ri >= 0 && ri < nr {
+                                for ri in stride(from: r0 - 1, through: r0 + 1, by: 2) where ri >= 0 && ri < nr {
                                     for v in max(v0 - 1, vRange.lowerBound)...min(v0 + 1, vRange.upperBound) {
                                         for u in max(u0 - 1, uRange.lowerBound)...min(u0 + 1, uRange.upperBound) {
                                             evaluate(u, v, ri, sc, gx, gy, offsets, normals, sat)

@@ -10,6 +10,9 @@ import Imaging
 /// is fitted, points further than max(0.75 px, 2.5 robust SD) are dropped and it is refitted; the
 /// rays are then cast again from the new centre in a narrower band. The horizontal visible iris
 /// diameter is 2 × radius. Units: image pixels, pixel-centre convention.
+///
+/// The per-frame path (`fit(in:eye:start:scratch:)`) works in a `LimbusScratch` built once and does
+/// not allocate; the plain `fit` and `edges` also return the edge points, for diagnostics.
 public struct LimbusFit: Sendable {
     /// Result: the circle, how many edge points support it on each side, their RMS distance to it
     /// and their mean step (grey levels per pixel).
@@ -19,7 +22,8 @@ public struct LimbusFit: Sendable {
         public var inliersRight: Int
         public var rmsResidualPx: Double
         public var meanContrast: Double
-        /// The edge points of the last pass and whether each supported the circle (diagnostics).
+        /// The edge points of the last pass and whether each supported the circle (diagnostics; empty
+        /// from the scratch-space path).
         public var edges: [Edge] = []
         public var kept: [Bool] = []
     }
@@ -41,14 +45,24 @@ public struct LimbusFit: Sendable {
 
     /// Refines `start` (a coarse iris circle, e.g. `IrisLocator`'s): rays from its centre with radii
     /// 0.75–1.3 × its radius, then again from the fitted centre within ± 15 % of the fitted radius.
+    /// Returns the last pass's edge points too (allocates).
     public func fit(in image: GrayImage, eye: EyeContour, start: Circle) -> Result? {
+        let scratch = LimbusScratch()
+        guard var r = fit(in: image, eye: eye, start: start, scratch: scratch) else { return nil }
+        r.edges = (0..<scratch.count).map { Edge(point: scratch.points[$0], side: scratch.sides[$0], step: scratch.steps[$0]) }
+        r.kept = (0..<scratch.count).map { scratch.keep[$0] }
+        return r
+    }
+
+    /// `fit(in:eye:start:)` in `scratch` (no allocation once the scratch has grown to the eye size).
+    public func fit(in image: GrayImage, eye: EyeContour, start: Circle, scratch: LimbusScratch) -> Result? {
         let w = eye.width
         guard w >= 6, start.radius > 1 else { return nil }
         var centre = SIMD2(Float(start.centre.x), Float(start.centre.y))
         var rMin = Float(start.radius) * 0.75, rMax = Float(start.radius) * 1.3
         var result: Result?
         for _ in 0..<2 {
-            guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax) else { return result }
+            guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax, scratch: scratch) else { return result }
             result = r
             centre = SIMD2(Float(r.circle.centre.x), Float(r.circle.centre.y))
             let radius = Float(r.circle.radius)
@@ -60,11 +74,19 @@ public struct LimbusFit: Sendable {
 
     /// The edge points of one ray fan from `centre` with radii in [rMin, rMax] (pixels).
     public func edges(in image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> [Edge] {
+        let scratch = LimbusScratch()
+        collectEdges(image, eye: eye, centre: c, rMin: rMin, rMax: rMax, scratch: scratch)
+        return (0..<scratch.count).map { Edge(point: scratch.points[$0], side: scratch.sides[$0], step: scratch.steps[$0]) }
+    }
+
+    /// Casts the rays and leaves the edge points in `scratch` (`count` of them).
+    private func collectEdges(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float, scratch: LimbusScratch) {
         let ex = eye.axis, ey = SIMD2<Float>(-ex.y, ex.x)
-        var out: [Edge] = []
         let step: Float = 0.5
         let count = Int((rMax - rMin) / step) + 5
-        var samples = [Float](repeating: 0, count: count)
+        scratch.prepare(samples: count, edges: 2 * raysPerSide)
+        let samples = scratch.samples
+        var n = 0
         image.pixels.withUnsafeBufferPointer { px in
             for side in 0..<2 {
                 for k in 0..<raysPerSide {
@@ -88,38 +110,107 @@ public struct LimbusFit: Sendable {
                     let off = den < 0 ? max(-1, min(1, 0.5 * (gm - gp) / den)) : 0
                     let r = rMin - 2 * step + (Float(bestI) + off) * step
                     let p = c + d * r
-                    out.append(Edge(point: SIMD2(Double(p.x), Double(p.y)), side: side, step: best))
+                    scratch.points[n] = SIMD2(Double(p.x), Double(p.y))
+                    scratch.sides[n] = side
+                    scratch.steps[n] = best
+                    n += 1
                 }
             }
         }
-        return out
+        scratch.count = n
     }
 
-    private func pass(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float) -> Result? {
-        let found = edges(in: image, eye: eye, centre: c, rMin: rMin, rMax: rMax)
-        let points = found.map(\.point), sides = found.map(\.side), steps = found.map(\.step)
+    private func pass(_ image: GrayImage, eye: EyeContour, centre c: SIMD2<Float>, rMin: Float, rMax: Float, scratch s: LimbusScratch) -> Result? {
+        collectEdges(image, eye: eye, centre: c, rMin: rMin, rMax: rMax, scratch: s)
+        let count = s.count
+        let points = UnsafeBufferPointer(start: s.points, count: count)
         guard var circle = Circle.fit(points) else { return nil }
-        var keep = [Bool](repeating: true, count: points.count)
+        for i in 0..<count { s.keep[i] = true }
         for _ in 0..<2 {
-            let res = points.map { abs(circle.residual($0)) }
-            let sorted = res.sorted()
-            let mad = sorted[sorted.count / 2] * 1.4826
+            for i in 0..<count { s.residuals[i] = abs(circle.residual(points[i])) }
+            // The median residual: an insertion sort of a copy (≤ 2 × raysPerSide values).
+            for i in 0..<count { s.sorted[i] = s.residuals[i] }
+            insertionSort(s.sorted, count)
+            let mad = s.sorted[count / 2] * 1.4826
             let limit = max(0.75, 2.5 * mad)
-            keep = res.map { $0 <= limit }
-            let inl = points.indices.filter { keep[$0] }.map { points[$0] }
-            guard let c2 = Circle.fit(inl) else { return nil }
+            var m = 0
+            for i in 0..<count {
+                s.keep[i] = s.residuals[i] <= limit
+                if s.keep[i] { s.inliers[m] = points[i]; m += 1 }
+            }
+            guard let c2 = Circle.fit(UnsafeBufferPointer(start: s.inliers, count: m)) else { return nil }
             circle = c2
         }
         var left = 0, right = 0, rms = 0.0, contrast = 0.0, n = 0
-        for i in points.indices where keep[i] && abs(circle.residual(points[i])) <= 1.5 {
-            if sides[i] == 0 { left += 1 } else { right += 1 }
+        for i in 0..<count where s.keep[i] && abs(circle.residual(points[i])) <= 1.5 {
+            if s.sides[i] == 0 { left += 1 } else { right += 1 }
             rms += circle.residual(points[i]) * circle.residual(points[i])
-            contrast += Double(steps[i]); n += 1
+            contrast += Double(s.steps[i]); n += 1
         }
         guard left >= minimumInliersPerSide, right >= minimumInliersPerSide, n > 0 else { return nil }
         let w = Double(eye.width)
         guard circle.radius > 0.07 * w, circle.radius < 0.42 * w else { return nil }
         return Result(circle: circle, inliersLeft: left, inliersRight: right, rmsResidualPx: (rms / Double(n)).squareRoot(),
-                      meanContrast: contrast / Double(n), edges: found, kept: keep)
+                      meanContrast: contrast / Double(n))
+    }
+}
+
+/// Ascending insertion sort of the first `count` values (small n; allocation-free).
+@inline(__always) func insertionSort(_ a: UnsafeMutablePointer<Double>, _ count: Int) {
+    guard count > 1 else { return }
+    for i in 1..<count {
+        let x = a[i]
+        var j = i - 1
+        while j >= 0 && a[j] > x { a[j + 1] = a[j]; j -= 1 }
+        a[j + 1] = x
+    }
+}
+
+/// Scratch space of `LimbusFit`: ray samples and edge points, kept between frames so that the
+/// per-frame fit does not allocate. Grows (once) to the largest eye and ray count seen. Not
+/// thread-safe: one per refiner.
+public final class LimbusScratch {
+    private(set) var samples: UnsafeMutablePointer<Float>
+    private(set) var points: UnsafeMutablePointer<SIMD2<Double>>
+    private(set) var inliers: UnsafeMutablePointer<SIMD2<Double>>
+    private(set) var sides: UnsafeMutablePointer<Int>
+    private(set) var steps: UnsafeMutablePointer<Float>
+    private(set) var keep: UnsafeMutablePointer<Bool>
+    private(set) var residuals: UnsafeMutablePointer<Double>
+    private(set) var sorted: UnsafeMutablePointer<Double>
+    private var sampleCapacity = 0
+    private var edgeCapacity = 0
+    /// Edge points found by the last ray fan.
+    var count = 0
+
+    public init() {
+        samples = .allocate(capacity: 1); points = .allocate(capacity: 1); inliers = .allocate(capacity: 1)
+        sides = .allocate(capacity: 1); steps = .allocate(capacity: 1); keep = .allocate(capacity: 1)
+        residuals = .allocate(capacity: 1); sorted = .allocate(capacity: 1)
+        prepare(samples: 128, edges: 64)
+    }
+
+    deinit { release() }
+
+    private func release() {
+        samples.deallocate(); points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate()
+        keep.deallocate(); residuals.deallocate(); sorted.deallocate()
+    }
+
+    func prepare(samples sampleCount: Int, edges edgeCount: Int) {
+        if sampleCount > sampleCapacity {
+            samples.deallocate()
+            sampleCapacity = max(sampleCount, 2 * sampleCapacity)
+            samples = .allocate(capacity: sampleCapacity)
+        }
+        if edgeCount > edgeCapacity {
+            points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate(); keep.deallocate()
+            residuals.deallocate(); sorted.deallocate()
+            edgeCapacity = max(edgeCount, 2 * edgeCapacity)
+            points = .allocate(capacity: edgeCapacity); inliers = .allocate(capacity: edgeCapacity)
+            sides = .allocate(capacity: edgeCapacity); steps = .allocate(capacity: edgeCapacity)
+            keep = .allocate(capacity: edgeCapacity); residuals = .allocate(capacity: edgeCapacity)
+            sorted = .allocate(capacity: edgeCapacity)
+        }
     }
 }

@@ -22,21 +22,31 @@ public struct MeasurementReport: Sendable {
     public static let contourDepthSDMM = 8.0
 
     public init?(method: ScaleMethod, measurements: [FrameMeasurement]) {
-        guard !measurements.isEmpty else { return nil }
-        let rel = measurements.map(\.scaleRelativeSD).reduce(0, +) / Double(measurements.count)
-        let distance = measurements.map(\.cameraDistance).reduce(0, +) / Double(measurements.count)
-        let mmPerPx = measurements.map(\.mmPerPixel).reduce(0, +) / Double(measurements.count)
+        self.init(method: method, count: measurements.count, scratch: AggregationScratch()) { measurements[$0] }
+    }
+
+    /// Aggregates `count` frames given by `measurement(i)` (in order) in `scratch`, without allocating
+    /// once the scratch has grown to `count`.
+    init?(method: ScaleMethod, count: Int, scratch: AggregationScratch, measurement: (Int) -> FrameMeasurement) {
+        guard count > 0 else { return nil }
+        var rel = 0.0, distance = 0.0, mmPerPx = 0.0
+        for i in 0..<count { rel += measurement(i).scaleRelativeSD }
+        for i in 0..<count { distance += measurement(i).cameraDistance }
+        for i in 0..<count { mmPerPx += measurement(i).mmPerPixel }
+        rel /= Double(count); distance /= Double(count); mmPerPx /= Double(count)
         let pupilFloor = 0.5 * 2.squareRoot() * mmPerPx
         let widthRel = (rel * rel + pow(Self.contourDepthSDMM / distance, 2)).squareRoot()
         func agg(_ k: KeyPath<FrameMeasurement, Double>, _ r: Double, _ floor: Double) -> MetricSummary? {
-            MetricSummary.aggregate(measurements.map { $0[keyPath: k] }, relativeSD: r, noiseFloorSD: floor)
+            scratch.reserve(count)
+            for i in 0..<count { scratch.values[i] = measurement(i)[keyPath: k] }
+            return MetricSummary.aggregate(scratch, count: count, relativeSD: r, noiseFloorSD: floor)
         }
         guard let pd = agg(\.pdNear, rel, pupilFloor), let pdFar = agg(\.pdFar, rel, pupilFloor),
               let mr = agg(\.monoFarRight, rel, pupilFloor), let ml = agg(\.monoFarLeft, rel, pupilFloor),
               let tw = agg(\.templeWidth, widthRel, 2 * mmPerPx), let fw = agg(\.faceWidth, widthRel, 2 * mmPerPx),
               let cd = agg(\.cameraDistance, rel, 0) else { return nil }
         self.method = method
-        self.framesUsed = measurements.count
+        self.framesUsed = count
         self.pd = pd; self.pdFar = pdFar; self.monoRight = mr; self.monoLeft = ml
         self.templeWidth = tw; self.faceWidth = fw; self.cameraDistance = cd
         self.frameSize = FrameSize.recommended(farPD: pdFar.value, templeWidth: tw.value)

@@ -5,8 +5,12 @@ import Imaging
 
 /// What one frame contributed to a measurement session.
 public struct FrameResult: Sendable {
-    public var eyes: [RefinedEye]
-    public var rejections: [FrameGate.Rejection]
+    public var eyePair: EyePair
+    public var rejectionSet: FrameGate.Rejections
+    /// Image-left first (allocates; `eyePair` does not).
+    public var eyes: [RefinedEye] { eyePair.array }
+    /// In `FrameGate.Rejection.allCases` order (allocates when not empty; `rejectionSet` does not).
+    public var rejections: [FrameGate.Rejection] { rejectionSet.isEmpty ? [] : rejectionSet.list }
     /// Why the card scale failed on this frame (nil when not using the card, or when it was found).
     public var cardFailure: CardDetector.Failure?
     public var card: CardObservation?
@@ -19,25 +23,51 @@ public struct FrameResult: Sendable {
 /// (iris, card or camera), measure; at the end aggregate robustly (`MeasurementReport`).
 ///
 /// Feed it the unsmoothed face anchor of the one face to measure (the largest). Not thread-safe.
+/// `process` does not allocate in the steady state with the iris or camera scale (scratch buffers
+/// built once; with a `window` the accepted frames live in a ring buffer, without one the store
+/// grows by doubling).
 public final class MeasurementSession {
     public let method: ScaleMethod
     public var gate: FrameGate
     public var cardDetector = CardDetector()
     public var measurer: FaceMeasurer
-    public private(set) var measurements: [FrameMeasurement] = []
     public private(set) var framesSeen = 0
     public private(set) var framesWithFace = 0
-    public private(set) var rejectionCounts: [FrameGate.Rejection: Int] = [:]
     public private(set) var cardNotFound = 0
     public private(set) var cardTilted = 0
     /// Keep only the most recent accepted frames (a rolling live readout); nil keeps all.
-    public var window: Int?
+    public var window: Int? {
+        didSet { linearise(keepingLast: window.map { max(0, $0) }) }
+    }
     private let refiner = PupilRefiner()
+    /// Accepted frames; with a full `window`, a ring whose oldest entry is at `head`.
+    private var stored: [FrameMeasurement] = []
+    private var head = 0
+    /// Rejection counts by `FrameGate.Rejection.allCases` index.
+    private var counts = [Int](repeating: 0, count: FrameGate.Rejection.allCases.count)
+    private let aggregation = AggregationScratch()
 
     public init(face: MeanFace, camera: CameraIntrinsics, method: ScaleMethod, gate: FrameGate = FrameGate()) {
         self.method = method
         self.gate = gate
         self.measurer = FaceMeasurer(face: face, camera: camera)
+        stored.reserveCapacity(256)
+    }
+
+    /// How many frames have been accepted (and are kept, with a `window`).
+    public var acceptedCount: Int { stored.count }
+
+    /// The accepted frames, oldest first (allocates).
+    public var measurements: [FrameMeasurement] { (0..<stored.count).map { measurement($0) } }
+
+    /// Accepted frame `i`, oldest first.
+    @inline(__always) func measurement(_ i: Int) -> FrameMeasurement { stored[(head + i) % stored.count] }
+
+    /// How many frames each reason rejected (a frame can have several).
+    public var rejectionCounts: [FrameGate.Rejection: Int] {
+        var out: [FrameGate.Rejection: Int] = [:]
+        for (i, r) in FrameGate.Rejection.allCases.enumerated() where counts[i] > 0 { out[r] = counts[i] }
+        return out
     }
 
     /// Counts a frame on which no face was found.
@@ -46,10 +76,11 @@ public final class MeasurementSession {
     public func process(_ image: GrayImage, landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform) -> FrameResult {
         framesSeen += 1
         framesWithFace += 1
-        let eyes = refiner.refine(image, landmarks: landmarks)
-        var result = FrameResult(eyes: eyes, rejections: gate.check(cameraFromFace: cameraFromFace, eyes: eyes))
-        if !result.rejections.isEmpty {
-            for r in result.rejections { rejectionCounts[r, default: 0] += 1 }
+        let eyes = refiner.refinePair(image, landmarks: landmarks)
+        var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes))
+        if !result.rejectionSet.isEmpty {
+            let bits = result.rejectionSet.rawValue
+            for i in 0..<counts.count where bits & (1 << UInt8(i)) != 0 { counts[i] += 1 }
             return result
         }
         let scale: MetricScale?
@@ -71,17 +102,38 @@ public final class MeasurementSession {
             return result
         }
         result.measurement = m
-        measurements.append(m)
-        if let window, measurements.count > window { measurements.removeFirst(measurements.count - window) }
+        store(m)
         return result
     }
 
+    private func store(_ m: FrameMeasurement) {
+        if let window, window > 0, stored.count >= window {
+            stored[head] = m
+            head = (head + 1) % stored.count
+        } else if window.map({ $0 > 0 }) ?? true {
+            stored.append(m)
+        }
+    }
+
+    /// Puts the accepted frames in chronological order at the start of the store (head 0), keeping
+    /// only the last `keepingLast` when given.
+    private func linearise(keepingLast limit: Int?) {
+        let ordered = measurements
+        stored.removeAll(keepingCapacity: true)
+        stored.append(contentsOf: ordered.suffix(limit ?? ordered.count))
+        head = 0
+        if let limit { stored.reserveCapacity(limit) }
+    }
+
     /// Aggregates the accepted frames; nil when there are none.
-    public func report() -> MeasurementReport? { MeasurementReport(method: method, measurements: measurements) }
+    public func report() -> MeasurementReport? {
+        MeasurementReport(method: method, count: stored.count, scratch: aggregation) { measurement($0) }
+    }
 
     /// Forgets the accepted frames (e.g. a live session starting over).
     public func reset() {
-        measurements = []
-        framesSeen = 0; framesWithFace = 0; rejectionCounts = [:]; cardNotFound = 0; cardTilted = 0
+        stored.removeAll(keepingCapacity: true); head = 0
+        framesSeen = 0; framesWithFace = 0; cardNotFound = 0; cardTilted = 0
+        for i in counts.indices { counts[i] = 0 }
     }
 }

@@ -23,15 +23,20 @@ public struct MetricScale: Sendable {
     /// order (pixels and depth scale together). Nil unless both eyes have an iris diameter.
     public static func iris(eyes: [RefinedEye], camera: CameraIntrinsics) -> MetricScale? {
         guard eyes.count == 2 else { return nil }
-        var points: [SIMD3<Double>] = []
-        for e in eyes {
+        return iris(eyes: EyePair(left: eyes[0], right: eyes[1]), camera: camera)
+    }
+
+    /// `iris(eyes:camera:)` for a pair (no allocation).
+    public static func iris(eyes: EyePair, camera: CameraIntrinsics) -> MetricScale? {
+        func point(_ e: RefinedEye) -> SIMD3<Double>? {
             guard let d = e.irisDiameterPx, d > 1 else { return nil }
             let f = (camera.fx + camera.fy) / 2
             let z = f * OcularConstants.irisDiameterMM / d
             let n = camera.normalised(pixel: SIMD2(Double(e.pupil.x), Double(e.pupil.y)))
-            points.append(SIMD3(n.x * z, n.y * z, z))
+            return SIMD3(n.x * z, n.y * z, z)
         }
-        return MetricScale(method: .iris, pupilPlanePoint: (points[0] + points[1]) / 2,
+        guard let a = point(eyes.left), let b = point(eyes.right) else { return nil }
+        return MetricScale(method: .iris, pupilPlanePoint: (a + b) / 2,
                            relativeSD: OcularConstants.irisDiameterSDMM / OcularConstants.irisDiameterMM)
     }
 

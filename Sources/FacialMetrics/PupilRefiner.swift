@@ -12,18 +12,26 @@ public final class PupilRefiner {
     public var closedAspectRatio: Float = 0.13
     public var limbus = LimbusFit()
     private let locator = IrisLocator()
+    private let scratch = LimbusScratch()
 
     public init() {}
 
-    /// Both eyes, image-left first.
+    /// Both eyes, image-left first (allocates the array; `refinePair` does not).
     public func refine(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> [RefinedEye] {
-        EyeContour.pair(from: landmarks).map { refine(image, eye: $0) }
+        refinePair(image, landmarks: landmarks).array
+    }
+
+    /// Both eyes, without allocating (the per-frame path).
+    public func refinePair(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> EyePair {
+        precondition(landmarks.count >= 48, "68 landmarks expected")
+        return EyePair(left: refine(image, eye: EyeContour(landmarks: landmarks, first: 36)),
+                       right: refine(image, eye: EyeContour(landmarks: landmarks, first: 42)))
     }
 
     public func refine(_ image: GrayImage, eye: EyeContour) -> RefinedEye {
         let ear = eye.aspectRatio
         let fallback = eye.centroid
-        guard eye.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+        guard eye.isFinite else {
             return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
                               limbusContrast: 0, limbusResidualPx: .infinity)
         }
@@ -31,7 +39,7 @@ public final class PupilRefiner {
             return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
                               limbusContrast: 0, limbusResidualPx: .infinity)
         }
-        if let fit = limbus.fit(in: image, eye: eye, start: coarse.circle),
+        if let fit = limbus.fit(in: image, eye: eye, start: coarse.circle, scratch: scratch),
            eye.contains(SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y)), margin: 1) {
             let c = SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y))
             return RefinedEye(pupil: c, source: .limbus, irisDiameterPx: 2 * fit.circle.radius, isOpen: ear >= closedAspectRatio,

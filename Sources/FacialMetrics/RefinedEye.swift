@@ -26,3 +26,18 @@ public struct RefinedEye: Sendable {
         self.limbusResidualPx = limbusResidualPx
     }
 }
+
+/// Both refined eyes of one face: `left` is the image-left eye (landmarks 36–41, the subject's
+/// right), `right` the image-right eye. Stored inline, so it costs no allocation per frame.
+public struct EyePair: Sendable {
+    public var left: RefinedEye
+    public var right: RefinedEye
+
+    public init(left: RefinedEye, right: RefinedEye) {
+        self.left = left
+        self.right = right
+    }
+
+    /// Image-left first (allocates).
+    public var array: [RefinedEye] { [left, right] }
+}

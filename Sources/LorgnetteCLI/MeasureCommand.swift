@@ -247,9 +247,9 @@ struct MeasureCommand: ParsableCommand {
 
     private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
         let t = tracker(c, try intrinsics(width: image.width, height: image.height, c))
-        let before = c.session.measurements.count
+        let before = c.session.acceptedCount
         let r = step(image, t, c, time: 0)
-        if c.session.measurements.count == before {
+        if c.session.acceptedCount == before {
             let why = r == nil ? "no face" : (r!.rejections.map(\.rawValue) + [r!.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
             printError("measure: \(name): not used (\(why.isEmpty ? "not measurable" : why))")
         }
@@ -282,7 +282,7 @@ struct MeasureCommand: ParsableCommand {
         var lastHint = Date.distantPast
         var first: Double?
         let target = max(minFrames, 45)
-        while !Interrupt.requested, c.session.measurements.count < target, Date().timeIntervalSince(start) < timeout {
+        while !Interrupt.requested, c.session.acceptedCount < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
             let image = try gray(frame)
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
@@ -295,7 +295,7 @@ struct MeasureCommand: ParsableCommand {
                 if let r {
                     if let first = r.rejections.first { hint = first.rawValue }
                     else if let f = r.cardFailure { hint = "\(f.description): bring the card" }
-                    else { hint = "hold still… \(c.session.measurements.count)/\(target) frames" }
+                    else { hint = "hold still… \(c.session.acceptedCount)/\(target) frames" }
                 } else { hint = "no face: look at the camera" }
                 printError("measure: \(hint)")
             }
@@ -312,15 +312,15 @@ struct MeasureCommand: ParsableCommand {
         }
         let s = c.session
         if s.framesWithFace == 0 { throw CLIError("no face found in \(s.framesSeen) frame\(s.framesSeen == 1 ? "" : "s")") }
-        if method == .card && s.measurements.isEmpty && (s.cardNotFound > 0 || s.cardTilted > 0) {
+        if method == .card && (s.acceptedCount == 0) && (s.cardNotFound > 0 || s.cardTilted > 0) {
             if s.cardTilted > s.cardNotFound {
                 throw CLIError("card tilted away from the eye plane on all \(s.cardTilted) good frames (hold it flat against the forehead)")
             }
             throw CLIError("no card found on \(s.cardNotFound) good frame\(s.cardNotFound == 1 ? "" : "s") (hold an ID-1 card flat against the forehead or under the nose)")
         }
         let rejected = s.rejectionCounts.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) ×\($0.value)" }.joined(separator: ", ")
-        guard s.measurements.count >= needFrames, let report = s.report() else {
-            throw CLIError("too few good frames: \(s.measurements.count) of \(s.framesSeen) (need \(needFrames)); a face on \(s.framesWithFace)"
+        guard s.acceptedCount >= needFrames, let report = s.report() else {
+            throw CLIError("too few good frames: \(s.acceptedCount) of \(s.framesSeen) (need \(needFrames)); a face on \(s.framesWithFace)"
                            + (rejected.isEmpty ? "" : "; rejected: \(rejected)")
                            + (s.cardNotFound + s.cardTilted > 0 ? "; no usable card on \(s.cardNotFound + s.cardTilted)" : ""))
         }
