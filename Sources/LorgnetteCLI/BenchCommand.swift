@@ -90,6 +90,9 @@ struct BenchCommand: ParsableCommand {
             var configuration = PipelineConfiguration()
             configuration.mode = mode
             configuration.jpegQuality = BenchWorkload.quality
+            // Issue 9's tracking path ends with lighting and metrics; the try-on path is decode → track →
+            // light → render → encode, as `live` runs it by default.
+            configuration.measureFaces = mode == .trackingOnly
             return try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
         }, quality: BenchWorkload.quality)
 

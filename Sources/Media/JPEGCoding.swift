@@ -42,6 +42,16 @@ public protocol JPEGDecoding: AnyObject {
 public protocol JPEGEncoding: AnyObject {
     /// `quality` 1...100. Returns a complete JPEG.
     func encode(_ image: RGBImage, quality: Int) throws -> [UInt8]
+    /// The same JPEG written into `output` (replacing its contents). An encoder that can should reuse
+    /// `output`'s storage, so a caller encoding frame after frame into one buffer allocates nothing.
+    func encode(_ image: RGBImage, quality: Int, into output: inout [UInt8]) throws
+}
+
+extension JPEGEncoding {
+    /// Fallback for encoders without a buffer-reusing path: one new array per call.
+    public func encode(_ image: RGBImage, quality: Int, into output: inout [UInt8]) throws {
+        output = try encode(image, quality: quality)
+    }
 }
 
 extension JPEGDecoding {

@@ -39,6 +39,10 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var tracker: FaceTracker?
     private var canvas = RGBImage(width: 1, height: 1)
     private var gray = GrayImage(width: 1, height: 1)
+    /// This frame's faces that are not lost, and the encoded output: reused frame after frame so the
+    /// steady state allocates nothing (callers drop the previous output before the next `process`).
+    private var liveAnchors: [FaceAnchor] = []
+    private var jpeg: [UInt8] = []
     private var firstTimestamp: Double?
     private var index = 0
     private var recentIntervals: [Double] = []
@@ -125,10 +129,10 @@ public final class TryOnPipeline: @unchecked Sendable {
                                   configuration: configuration.tracker)
         }
         let tracker = tracker!
-        let anchors = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0).filter { $0.state != .lost }
-        // Measuring is face analysis, so its time counts as tracking.
-        let measured = !trackingOnly && (configuration.measureFaces || configuration.overlay.metrics)
-            ? measure(anchors, camera: tracker.camera) : nil
+        let all = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0)
+        liveAnchors.removeAll(keepingCapacity: true)
+        for a in all where a.state != .lost { liveAnchors.append(a) }
+        let anchors = liveAnchors
         timings.track = Self.lap(&clock)
 
         var lights: [Int: LightEstimate] = [:]
@@ -138,7 +142,11 @@ public final class TryOnPipeline: @unchecked Sendable {
             timings.light = Self.lap(&clock)
         }
 
-        var jpeg: [UInt8] = []
+        let measured = configuration.measureFaces || (!trackingOnly && configuration.overlay.metrics)
+            ? measure(anchors, camera: tracker.camera) : nil
+        timings.metrics = Self.lap(&clock)
+
+        jpeg.removeAll(keepingCapacity: true)
         if !trackingOnly {
             renderer.lightingMode = configuration.lighting
             renderer.render(anchors, lights: lights, intrinsics: tracker.camera, into: &canvas)
@@ -152,7 +160,7 @@ public final class TryOnPipeline: @unchecked Sendable {
             }
             timings.annotate = Self.lap(&clock)
 
-            jpeg = try encoder.encode(canvas, quality: configuration.jpegQuality)
+            try encoder.encode(canvas, quality: configuration.jpegQuality, into: &jpeg)
             timings.encode = Self.lap(&clock)
         }
 
