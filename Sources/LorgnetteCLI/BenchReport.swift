@@ -10,6 +10,8 @@ struct BenchMachine: Codable {
     var loadBefore: Double
     var loadAfter: Double
     var hardwareCounters: String
+    /// A probe `malloc` moved the allocation counter by one: the mallocs/frame columns can be trusted.
+    var allocationCounterVerified: Bool
 
     static func current(loadBefore: Double) -> BenchMachine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -27,7 +29,8 @@ struct BenchMachine: Codable {
         return BenchMachine(cpu: model, logicalCores: ProcessInfo.processInfo.activeProcessorCount,
                             kernel: "Linux \(release) \(machine)", build: build, loadBefore: loadBefore,
                             loadAfter: loadAverage(),
-                            hardwareCounters: "not read: wall and thread CPU time only (instruction counts: callgrind, see Bench/README.md)")
+                            hardwareCounters: "not read: wall and thread CPU time only (instruction counts: callgrind, see Bench/README.md)",
+                            allocationCounterVerified: AllocationCounterCheck.counterCounts())
     }
 
     static func loadAverage() -> Double {
@@ -97,7 +100,9 @@ struct BenchReport: Codable {
         var s = "# lorgnette bench, \(date)\n\n"
         s += "Machine: \(machine.cpu), \(machine.logicalCores) logical cores, \(machine.kernel), \(machine.build) build; "
         s += String(format: "load average %.2f before, %.2f after. ", machine.loadBefore, machine.loadAfter)
-        s += "Hardware counters: \(machine.hardwareCounters).\n\n"
+        s += "Hardware counters: \(machine.hardwareCounters). "
+        s += machine.allocationCounterVerified ? "Allocation counter: verified (a probe malloc counted once).\n\n"
+            : "Allocation counter: **NOT working in this binary** (a probe malloc was not counted): ignore the mallocs columns.\n\n"
         s += "Milliseconds per frame, wall clock unless marked thread CPU (the calling thread's CPU time: what one core "
         s += "spends, without the time other processes take from it). The pipeline runs each frame on one thread, "
         s += "so frames per second on one core and with the pipeline's threads are the same number.\n\n"

@@ -38,8 +38,12 @@ struct BenchCommandTests {
         // The try-on decodes and encodes the same frames as the floor, so it cannot be cheaper.
         let ratio = try #require(run["tryOnToFloorRatioCPU"] as? Double)
         #expect(ratio > 0.5, "try-on/floor CPU ratio \(ratio)")
-        // The counter sees libjpeg's own pools, so a frame of the floor allocates something.
-        #expect((floor["allocationsPerFrame"] as? Double ?? 0) > 0)
+        // The floor reuses libjpeg's pools and the output buffer, so a steady frame allocates nothing
+        // (at most a rare growth of the buffer); the low count means something only because a probe
+        // malloc moved the counter.
+        #expect((floor["allocationsPerFrame"] as? Double ?? 99) <= 0.5)
+        let machine = try #require(object["machine"] as? [String: Any])
+        #expect(machine["allocationCounterVerified"] as? Bool == true)
 
         let bars = try #require(object["bars"] as? [[String: Any]])
         #expect(bars.contains { ($0["bar"] as? String)?.contains("p99 <= 2x p50") == true })
