@@ -66,6 +66,10 @@ public struct EyeContour: Sendable {
         return (length(p1 - p5) + length(p2 - p4)) / (2 * w)
     }
 
+    /// Mean lid opening (pixels): the distances between the two upper-lid and the two lower-lid
+    /// points (37–41 and 38–40, or 43–47 and 44–46), averaged.
+    public var lidOpening: Float { (length(p1 - p5) + length(p2 - p4)) / 2 }
+
     /// Whether `p` lies inside the contour polygon grown by `margin` pixels about its centroid.
     public func contains(_ p: SIMD2<Float>, margin: Float = 0) -> Bool {
         let c = centroid

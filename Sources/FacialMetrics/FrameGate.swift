@@ -6,7 +6,7 @@ import Geometry
 ///
 /// Accepted when the head faces the camera (|yaw| and |pitch| below `maxAngleDegrees`, measured
 /// against the line of sight to the face, so an off-centre face looking at the lens passes), both eyes
-/// are open with an iris found, the limbus is sharp (mean step ≥ `minimumLimbusContrast` grey levels
+/// are open with an iris found and at least half the iris's height visible between the lids, the limbus is sharp (mean step ≥ `minimumLimbusContrast` grey levels
 /// per pixel and circle residual ≤ `maximumLimbusResidualPx`), the two iris diameters agree within
 /// `maximumIrisMismatch`, and the face is large enough (pupils
 /// ≥ `minimumPupilDistancePx` apart, which puts ≈ 11 px or more across each iris).
@@ -15,6 +15,7 @@ public struct FrameGate: Sendable {
         case turned = "head turned (look straight at the camera)"
         case tilted = "head tilted up or down (look straight at the camera)"
         case eyesClosed = "eyes closed or iris not found"
+        case squinting = "eyes too narrow to see the iris (open your eyes wide)"
         case blurred = "eyes not sharp (hold still)"
         case irisMismatch = "the two irises measure differently (eyes wide open, look straight at the camera)"
         case tooSmall = "face too small (come closer)"
@@ -24,9 +25,10 @@ public struct FrameGate: Sendable {
             case .turned: return Rejections(rawValue: 1)
             case .tilted: return Rejections(rawValue: 2)
             case .eyesClosed: return Rejections(rawValue: 4)
-            case .blurred: return Rejections(rawValue: 8)
-            case .irisMismatch: return Rejections(rawValue: 16)
-            case .tooSmall: return Rejections(rawValue: 32)
+            case .squinting: return Rejections(rawValue: 8)
+            case .blurred: return Rejections(rawValue: 16)
+            case .irisMismatch: return Rejections(rawValue: 32)
+            case .tooSmall: return Rejections(rawValue: 64)
             }
         }
     }
@@ -44,9 +46,10 @@ public struct FrameGate: Sendable {
             case 0: return .turned
             case 1: return .tilted
             case 2: return .eyesClosed
-            case 3: return .blurred
-            case 4: return .irisMismatch
-            case 5: return .tooSmall
+            case 3: return .squinting
+            case 4: return .blurred
+            case 5: return .irisMismatch
+            case 6: return .tooSmall
             default: return nil
             }
         }
@@ -55,6 +58,12 @@ public struct FrameGate: Sendable {
     }
 
     public var maxAngleDegrees = 5.0
+    /// Smallest lid opening (`EyeContour.lidOpening`) as a fraction of the iris diameter. Below half,
+    /// the lids cover most of the ±40° lateral arcs the limbus is fitted on, and the "limbus" edges
+    /// are found on the lid margins instead: on the squinting d20 dev clip (opening/iris 0.39–0.47,
+    /// p10–p90) such fits measured a PD of 48 mm; the open-eyed clips sit at 0.51–0.87 (d18 p10 –
+    /// face1 p90).
+    public var minimumIrisVisibleFraction = 0.5
     public var minimumLimbusContrast = 8.0
     public var maximumLimbusResidualPx = 0.8
     public var minimumPupilDistancePx: Float = 60
@@ -91,6 +100,8 @@ public struct FrameGate: Sendable {
         let l = eyes.left, r = eyes.right
         if !(l.isOpen && l.irisDiameterPx != nil && r.isOpen && r.irisDiameterPx != nil) {
             out.insert(.eyesClosed)
+        } else if !((l.irisVisibleFraction ?? 0) >= minimumIrisVisibleFraction && (r.irisVisibleFraction ?? 0) >= minimumIrisVisibleFraction) {
+            out.insert(.squinting)
         } else if !(l.limbusContrast >= minimumLimbusContrast && l.limbusResidualPx <= maximumLimbusResidualPx
                     && r.limbusContrast >= minimumLimbusContrast && r.limbusResidualPx <= maximumLimbusResidualPx) {
             out.insert(.blurred)

@@ -33,20 +33,21 @@ public final class PupilRefiner {
         let fallback = eye.centroid
         guard eye.isFinite else {
             return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
-                              limbusContrast: 0, limbusResidualPx: .infinity)
+                              limbusContrast: 0, limbusResidualPx: .infinity, lidOpeningPx: eye.lidOpening)
         }
         guard let coarse = locator.locate(in: image, eye: eye) else {
             return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false, aspectRatio: ear,
-                              limbusContrast: 0, limbusResidualPx: .infinity)
+                              limbusContrast: 0, limbusResidualPx: .infinity, lidOpeningPx: eye.lidOpening)
         }
         if let fit = limbus.fit(in: image, eye: eye, start: coarse.circle, scratch: scratch),
            eye.contains(SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y)), margin: 1) {
             let c = SIMD2(Float(fit.circle.centre.x), Float(fit.circle.centre.y))
             return RefinedEye(pupil: c, source: .limbus, irisDiameterPx: 2 * fit.circle.radius, isOpen: ear >= closedAspectRatio,
-                              aspectRatio: ear, limbusContrast: fit.meanContrast, limbusResidualPx: fit.rmsResidualPx)
+                              aspectRatio: ear, limbusContrast: fit.meanContrast, limbusResidualPx: fit.rmsResidualPx,
+                              lidOpeningPx: eye.lidOpening)
         }
         return RefinedEye(pupil: fallback, source: .contour, irisDiameterPx: nil, isOpen: false,
-                          aspectRatio: ear, limbusContrast: 0, limbusResidualPx: .infinity)
+                          aspectRatio: ear, limbusContrast: 0, limbusResidualPx: .infinity, lidOpeningPx: eye.lidOpening)
     }
 
     /// What the refinement of one eye went through (diagnostics): the coarse circle, the edge points

@@ -14,9 +14,15 @@ public struct RefinedEye: Sendable {
     /// Mean dark-to-bright step across the limbus (grey levels per pixel): a sharpness and contrast cue.
     public var limbusContrast: Double
     public var limbusResidualPx: Double
+    /// Mean lid opening (pixels, `EyeContour.lidOpening`).
+    public var lidOpeningPx: Float
+
+    /// Lid opening over iris diameter: how much of the iris's height shows between the lids (nil
+    /// without an iris).
+    public var irisVisibleFraction: Double? { irisDiameterPx.map { $0 > 0 ? Double(lidOpeningPx) / $0 : 0 } }
 
     public init(pupil: SIMD2<Float>, source: Source, irisDiameterPx: Double?, isOpen: Bool, aspectRatio: Float,
-                limbusContrast: Double, limbusResidualPx: Double) {
+                limbusContrast: Double, limbusResidualPx: Double, lidOpeningPx: Float = .infinity) {
         self.pupil = pupil
         self.source = source
         self.irisDiameterPx = irisDiameterPx
@@ -24,6 +30,7 @@ public struct RefinedEye: Sendable {
         self.aspectRatio = aspectRatio
         self.limbusContrast = limbusContrast
         self.limbusResidualPx = limbusResidualPx
+        self.lidOpeningPx = lidOpeningPx
     }
 }
 

@@ -22,7 +22,7 @@ struct MeasureCommand: ParsableCommand {
         discussion: """
             Every frame: the face is tracked (unsmoothed), both pupils are refined inside the eyes \
             (coarse iris circle, then the iris boundary), and the frame is kept only when the head faces \
-            the camera (|yaw|, |pitch| < 5°), both eyes are open and sharp with irises of the same size, and the face is large enough. \
+            the camera (|yaw|, |pitch| < 5°), both eyes are open (at least half of each iris's height between the lids) and sharp with irises of the same size, and the face is large enough. \
             Kept frames are measured with the chosen scale and aggregated robustly (median/MAD outlier \
             rejection, mean, SD); videos and cameras need at least --min-frames kept frames, photos are \
             all used.
@@ -77,8 +77,11 @@ struct MeasureCommand: ParsableCommand {
     @Option(name: .customLong("mean-face"), help: "Mean face file (default: Models/mean-face.json).")
     var meanFace: String?
 
-    @Option(name: .customLong("frames-json"), help: ArgumentHelp("Write one JSON line per frame to this file: the refined pupils (image-left first, pixel centres), whether each came from the iris boundary, iris diameters and eye widths (corner to corner, px), the limbus's mean step (grey levels/px) and fit RMS (px), yaw and pitch against the line of sight (degrees), whether the frame was accepted, why not, and its near/far PD (mm).", valueName: "file"))
+    @Option(name: .customLong("frames-json"), help: ArgumentHelp("Write one JSON line per frame to this file: the refined pupils (image-left first, pixel centres), whether each came from the iris boundary, iris diameters and eye widths (corner to corner, px), the limbus's mean step (grey levels/px) and fit RMS (px), the lid opening (px), yaw and pitch against the line of sight (degrees), whether the frame was accepted, why not, and its near/far PD (mm).", valueName: "file"))
     var framesJSON: String?
+
+    @Flag(name: .customLong("pose-variants"), help: ArgumentHelp("Diagnostics: with --frames-json, also each frame's yaw and pitch (degrees, against the line of sight) from PnP fits without the jaw contour (\"pose_no_jaw\") and with it at full weight (\"pose_full_jaw\"), and the tracked pose's yaw and pitch against the optical axis (\"pose_optical_axis\").", visibility: .hidden))
+    var poseVariants = false
 
     @Option(name: .customLong("dump-eyes"), help: ArgumentHelp("Diagnostics: write a magnified PNG of both eyes of every frame with the pupil refiner's edge points and circle into this folder.", visibility: .hidden))
     var dumpEyes: String?
@@ -117,11 +120,16 @@ struct MeasureCommand: ParsableCommand {
         var metricsFrames = 0
         var frameIndex = 0
         let diagnosticRefiner = PupilRefiner()
+        /// PnP variants for --pose-variants: the jaw contour left out, and at full weight.
+        let noJaw: FacePoseEstimator
+        let fullJaw: FacePoseEstimator
         var frameLines: [String] = []
         /// The field of view estimated for the current recording (`--fov auto`).
         var estimatedFOV: Double?
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
+            noJaw = FacePoseEstimator(face: face, jawWeight: 0)
+            fullJaw = FacePoseEstimator(face: face, jawWeight: 1)
         }
     }
 
@@ -207,7 +215,21 @@ struct MeasureCommand: ParsableCommand {
         c.metricsSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         c.metricsFrames += 1
         if let dumpEyes { dump(image, landmarks: a.landmarks, result: result, c, to: dumpEyes) }
-        if framesJSON != nil { c.frameLines.append(frameLine(result, landmarks: a.landmarks, angles: FrameGate.viewAngles(cameraFromFace: a.cameraFromFace), index: c.frameIndex)) }
+        if framesJSON != nil {
+            var line = frameLine(result, landmarks: a.landmarks, angles: FrameGate.viewAngles(cameraFromFace: a.cameraFromFace), index: c.frameIndex)
+            if poseVariants {
+                func angles(_ e: FacePoseEstimator) -> String {
+                    guard let p = e.estimate(landmarks: a.landmarks, camera: tracker.camera, previous: a.cameraFromFace) else { return "null" }
+                    let v = FrameGate.viewAngles(cameraFromFace: p.cameraFromModel)
+                    return String(format: "[%.3f, %.3f]", v.yaw, v.pitch)
+                }
+                let axis = EulerAngles(a.cameraFromFace.rotation).degrees
+                line.removeLast()
+                line += ", \"pose_no_jaw\": \(angles(c.noJaw)), \"pose_full_jaw\": \(angles(c.fullJaw)), "
+                    + String(format: "\"pose_optical_axis\": [%.3f, %.3f]}", axis.y, axis.x)
+            }
+            c.frameLines.append(line)
+        }
         c.frameIndex += 1
         return result
     }
@@ -219,9 +241,10 @@ struct MeasureCommand: ParsableCommand {
         let iris = r.eyes.map { n($0.irisDiameterPx) }.joined(separator: ", ")
         let steps = r.eyes.map { n($0.limbusContrast) }.joined(separator: ", ")
         let rms = r.eyes.map { n($0.limbusResidualPx) }.joined(separator: ", ")
+        let opening = r.eyes.map { n(Double($0.lidOpeningPx)) }.joined(separator: ", ")
         let widths = EyeContour.pair(from: landmarks).map { n(Double($0.width)) }.joined(separator: ", ")
         let why = r.rejections.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        return "{\"frame\": \(index), \"face\": true, \"pupils\": [\(pupils)], \"limbus\": [\(refined)], \"iris_px\": [\(iris)], \"eye_width_px\": [\(widths)], \"limbus_step\": [\(steps)], \"limbus_rms_px\": [\(rms)], \"yaw_deg\": \(n(angles.yaw)), \"pitch_deg\": \(n(angles.pitch)), "
+        return "{\"frame\": \(index), \"face\": true, \"pupils\": [\(pupils)], \"limbus\": [\(refined)], \"iris_px\": [\(iris)], \"eye_width_px\": [\(widths)], \"limbus_step\": [\(steps)], \"limbus_rms_px\": [\(rms)], \"lid_opening_px\": [\(opening)], \"yaw_deg\": \(n(angles.yaw)), \"pitch_deg\": \(n(angles.pitch)), "
             + "\"accepted\": \(r.accepted), \"rejections\": [\(why)], \"pd_near_mm\": \(n(r.measurement?.pdNear)), \"pd_far_mm\": \(n(r.measurement?.pdFar))}"
     }
 

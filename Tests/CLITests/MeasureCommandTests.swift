@@ -4,6 +4,7 @@ import Testing
 private let sharedVideos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/videos")
 private let d18 = sharedVideos.appendingPathComponent("liveportrait_d18.mjpeg").path
+private let d20 = sharedVideos.appendingPathComponent("liveportrait_d20.mjpeg").path
 
 @Suite("lorgnette measure", .enabled(if: CLI.available, "built lorgnette executable not found next to the test bundle"))
 struct MeasureCommandTests {
@@ -60,5 +61,13 @@ struct MeasureCommandTests {
         let r = try CLI.run(["measure", "--input", d18, "--frames", "5"], timeout: 300)
         #expect(r.status != 0)
         #expect(r.stderr.contains("too few good frames"), "\(r.stderr)")
+    }
+
+    @Test("squinting eyes (the d20 clip) are rejected, not measured", .enabled(if: FileManager.default.fileExists(atPath: d20), "needs ../shared/data/videos"))
+    func squinting() throws {
+        let r = try CLI.run(["measure", "--input", d20, "--frames", "30", "--max-angle", "15", "--min-frames", "1"], timeout: 600)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("too few good frames: 0 of 30"), "\(r.stderr)")
+        #expect(r.stderr.contains("eyes too narrow to see the iris"), "\(r.stderr)")
     }
 }

@@ -127,4 +127,35 @@ struct GroundTruthTests {
         #expect(r.measurement == nil)
         #expect(r.cardFailure == .notFound)
     }
+
+    @Test("a rolling session keeps the last `window` accepted frames, and its report equals the report of those frames",
+          .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
+    func rollingWindow() throws {
+        let head = try #require(Fixtures.head())
+        var gate = FrameGate()
+        gate.maxAngleDegrees = 15
+        let s = MeasurementSession(face: head.face, camera: Self.camera, method: .iris, gate: gate)
+        s.window = 2
+        // Three distances, so every frame measures a little differently.
+        var accepted = 0
+        for z in [440.0, 480, 520] {
+            let run = runSynthetic(head, pose: pose(yaw: 0, pitch: 0, distance: z), camera: Self.camera, method: .iris, session: s)
+            if run.result?.accepted == true { accepted += 1 }
+        }
+        #expect(s.framesSeen == 3)
+        try #require(accepted == 3, "synthetic frames accepted: \(accepted) of 3")
+        #expect(s.acceptedCount == 2)
+        let kept = s.measurements
+        #expect(kept.count == 2)
+        // Oldest first (the ring has wrapped): the camera distance grows with each frame.
+        #expect(kept[0].cameraDistance < kept[1].cameraDistance)
+        let report = try #require(s.report())
+        let direct = try #require(MeasurementReport(method: .iris, measurements: kept))
+        #expect(report.framesUsed == 2 && report.pd == direct.pd && report.pdFar == direct.pdFar && report.templeWidth == direct.templeWidth)
+        s.window = 1
+        #expect(s.acceptedCount == 1)
+        #expect(s.measurements.map(\.cameraDistance) == [kept[1].cameraDistance])
+        s.reset()
+        #expect(s.acceptedCount == 0 && s.report() == nil && s.rejectionCounts.isEmpty)
+    }
 }

@@ -153,4 +153,56 @@ struct MetricsUnitTests {
         let straight = FrameGate.viewAngles(cameraFromFace: RigidTransform(rotation: .identity, translation: t))
         #expect(abs(abs(straight.yaw) - abs(yaw) * 180 / .pi) < 0.01)
     }
+
+    /// An open refined eye with an iris of `iris` px and a lid opening of `opening` px at `x`.
+    static func eye(x: Float, iris: Double = 26, opening: Float = 16) -> RefinedEye {
+        RefinedEye(pupil: SIMD2(x, 300), source: .limbus, irisDiameterPx: iris, isOpen: true, aspectRatio: 0.3,
+                   limbusContrast: 12, limbusResidualPx: 0.4, lidOpeningPx: opening)
+    }
+
+    @Test("the gate rejects squinting eyes: less than half the iris's height between the lids")
+    func squintGate() {
+        let facing = RigidTransform(rotation: .identity, translation: SIMD3(0, 0, 600))
+        let gate = FrameGate()
+        let open = EyePair(left: Self.eye(x: 250), right: Self.eye(x: 390))
+        #expect(gate.rejections(cameraFromFace: facing, eyes: open).isEmpty)
+        #expect(gate.check(cameraFromFace: facing, eyes: open.array).isEmpty)
+        // 11 px of a 26 px iris (0.42, the squinting dev clip's range) on one eye.
+        let slit = EyePair(left: Self.eye(x: 250), right: Self.eye(x: 390, opening: 11))
+        let r = gate.rejections(cameraFromFace: facing, eyes: slit)
+        #expect(r.contains(.squinting) && r.first == .squinting)
+        #expect(gate.check(cameraFromFace: facing, eyes: slit.array) == [.squinting])
+        #expect(abs((slit.right.irisVisibleFraction ?? 0) - 11.0 / 26) < 1e-6)
+    }
+
+    @Test("the gate's rejection set lists reasons in declaration order, as check does")
+    func rejectionSet() {
+        let turned = RigidTransform(rotation: Rotation(axis: SIMD3(0, 1, 0), angle: 0.5), translation: SIMD3(0, 0, 600))
+        // Turned, iris sizes 20 % apart, pupils 40 px apart.
+        let eyes = EyePair(left: Self.eye(x: 300, iris: 22), right: Self.eye(x: 340, iris: 27))
+        let gate = FrameGate()
+        let set = gate.rejections(cameraFromFace: turned, eyes: eyes)
+        #expect(set.list == [.turned, .irisMismatch, .tooSmall])
+        #expect(gate.check(cameraFromFace: turned, eyes: eyes.array) == set.list)
+        #expect(set.first == .turned)
+        #expect(FrameGate.Rejections().first == nil)
+        #expect(gate.check(cameraFromFace: turned, eyes: [eyes.left]).contains(.eyesClosed))
+    }
+
+    @Test("robust aggregation of many values (heap-sorted scratch) matches the definition")
+    func aggregationManyValues() throws {
+        var rng = SystemRandomNumberGenerator()
+        var values = (0..<1_000).map { _ in 63 + Double.random(in: -1...1, using: &rng) }
+        values[17] = 90; values[500] = .nan; values[901] = 20
+        let s = try #require(MetricSummary.aggregate(values, relativeSD: 0.034))
+        // The definition, spelt out with the standard library.
+        let finite = values.filter(\.isFinite)
+        let median = finite.sorted()[finite.count / 2]
+        let mad = finite.map { abs($0 - median) }.sorted()[finite.count / 2] * 1.4826
+        let kept = finite.filter { abs($0 - median) <= 3 * max(mad, median * 1e-3) }
+        let mean = kept.reduce(0, +) / Double(kept.count)
+        let sd = (kept.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(kept.count - 1)).squareRoot()
+        #expect(s.n == kept.count && s.n == 997)
+        #expect(s.value == mean && s.sd == sd)
+    }
 }
