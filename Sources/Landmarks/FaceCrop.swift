@@ -7,34 +7,58 @@ import Imaging
 /// Coordinates: level-0 pixel `i` averages image pixels `x0 + i·d … x0 + i·d + d − 1`, so its centre
 /// is image x `x0 + i·d + (d − 1)/2` (pixel-centre convention); level-1 pixel `j` averages level-0
 /// pixels `2j, 2j + 1`. Pixels outside the image repeat the nearest edge pixel.
+///
+/// `update` rewrites a crop in place: its buffers keep their capacity, so a crop reused frame after
+/// frame (as `LandmarkCascade.Workspace` does) allocates only when the face grows past its largest size.
 public struct FaceCrop: Sendable {
-    public let originX: Int
-    public let originY: Int
-    public let factor: Int
-    public let width: Int
-    public let height: Int
+    public private(set) var originX: Int
+    public private(set) var originY: Int
+    public private(set) var factor: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
     var level0: [Float]
     var level1: [Float]
-    let width1: Int
-    let height1: Int
+    private(set) var width1: Int
+    private(set) var height1: Int
+    /// Scratch: clamped image columns and rows of the level-0 pixels, one row's column sums.
+    private var columns: [Int] = [], rows: [Int] = [], sums: [UInt32] = []
 
     /// Crops the square centred on `centre` with half-side `halfSide` (image pixels), reduced so that
     /// a face of side `faceSide` becomes about `referenceSide` pixels.
     public init(image: GrayImage, centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) {
+        self.init()
+        update(image: image, centre: centre, halfSide: halfSide, faceSide: faceSide, referenceSide: referenceSide)
+    }
+
+    /// An empty crop (no pixels) to be filled by `update`.
+    init() {
+        originX = 0; originY = 0; factor = 1; width = 0; height = 0
+        level0 = []; level1 = []; width1 = 0; height1 = 0
+    }
+
+    /// Makes this crop the one `init(image:centre:halfSide:faceSide:referenceSide:)` would make,
+    /// reusing its buffers.
+    public mutating func update(image: GrayImage, centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) {
         let d = max(1, Int((faceSide / referenceSide).rounded()))
         let n = max(4, Int((2 * halfSide / Float(d)).rounded(.up)))
         let x0 = Int((centre.x - halfSide).rounded(.down)), y0 = Int((centre.y - halfSide).rounded(.down))
         originX = x0; originY = y0; factor = d; width = n; height = n
         let iw = image.width, ih = image.height
-        let xs = (0..<(n * d)).map { min(max(x0 + $0, 0), iw - 1) }
-        let ys = (0..<(n * d)).map { min(max(y0 + $0, 0), ih - 1) }
-        var out = [Float](repeating: 0, count: n * n)
+        Self.resize(&columns, to: n * d, filler: 0)
+        Self.resize(&rows, to: n * d, filler: 0)
+        Self.resize(&sums, to: n, filler: 0)
+        Self.resize(&level0, to: n * n, filler: 0)
         let norm = 1 / Float(d * d)
+        columns.withUnsafeMutableBufferPointer { xs in
+            rows.withUnsafeMutableBufferPointer { ys in
+                for k in 0..<(n * d) { xs[k] = min(max(x0 + k, 0), iw - 1); ys[k] = min(max(y0 + k, 0), ih - 1) }
+            }
+        }
         image.pixels.withUnsafeBufferPointer { src in
-            xs.withUnsafeBufferPointer { xs in
-                out.withUnsafeMutableBufferPointer { dst in
-                    var acc = [UInt32](repeating: 0, count: n)
-                    acc.withUnsafeMutableBufferPointer { acc in
+            columns.withUnsafeBufferPointer { xs in
+            rows.withUnsafeBufferPointer { ys in
+                level0.withUnsafeMutableBufferPointer { dst in
+                    sums.withUnsafeMutableBufferPointer { acc in
                         for j in 0..<n {
                             for i in 0..<n { acc[i] = 0 }
                             for dy in 0..<d {
@@ -55,13 +79,13 @@ public struct FaceCrop: Sendable {
                     }
                 }
             }
+            }
         }
-        level0 = out
         let n1 = n / 2
         width1 = n1; height1 = n1
-        var half = [Float](repeating: 0, count: n1 * n1)
-        out.withUnsafeBufferPointer { s in
-            half.withUnsafeMutableBufferPointer { h in
+        Self.resize(&level1, to: n1 * n1, filler: 0)
+        level0.withUnsafeBufferPointer { s in
+            level1.withUnsafeMutableBufferPointer { h in
                 for j in 0..<n1 {
                     let r0 = 2 * j * n, r1 = r0 + n
                     for i in 0..<n1 {
@@ -70,7 +94,16 @@ public struct FaceCrop: Sendable {
                 }
             }
         }
-        level1 = half
+    }
+
+    /// Gives `array` exactly `count` elements without giving up its capacity (contents unspecified;
+    /// every caller overwrites them).
+    private static func resize<T>(_ array: inout [T], to count: Int, filler: T) {
+        if array.count > count {
+            array.removeLast(array.count - count)
+        } else if array.count < count {
+            array.append(contentsOf: repeatElement(filler, count: count - array.count))
+        }
     }
 
     /// Image point → level-0 coordinates.

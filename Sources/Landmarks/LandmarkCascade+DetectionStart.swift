@@ -26,9 +26,16 @@ extension LandmarkCascade {
 
     /// `landmarksWithFeatures(in:box:)` with its cost and score.
     public func detectionFit(in image: GrayImage, box: FaceBox) -> DetectionFit {
+        var workspace = Workspace(cascade: self)
+        return detectionFit(in: image, box: box, workspace: &workspace)
+    }
+
+    /// `detectionFit(in:box:)` running every fit in `workspace` (no descriptor tables, crop or
+    /// scratch built per fit). The result shares the last fit's buffers with the workspace.
+    public func detectionFit(in image: GrayImage, box: FaceBox, workspace: inout Workspace) -> DetectionFit {
         let r = detectionRefinement
         var fits = 0
-        var best = refinedFit(image, box: box, refitBelowIoU: r.refitBelowIoU, fits: &fits)
+        var best = refinedFit(image, box: box, refitBelowIoU: r.refitBelowIoU, fits: &fits, workspace: &workspace)
         guard let scorer = r.scorer else { return DetectionFit(fitted: best, fitCount: fits, score: nil) }
         var bestScore = scorer.fitScore(best)
         var centre = box
@@ -38,7 +45,7 @@ extension LandmarkCascade {
             for (c, s) in starts {
                 // Extra starts always refit: a start a sixth of a face off can fit with an implied box close
                 // to itself and still be off (training split, boxes 30 % off: 77 vs 307 failures of 1,761).
-                let f = refinedFit(image, box: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s), refitBelowIoU: .infinity, fits: &fits)
+                let f = refinedFit(image, box: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s), refitBelowIoU: .infinity, fits: &fits, workspace: &workspace)
                 let score = scorer.fitScore(f)
                 if score > bestScore + r.retryMargin { best = f; bestScore = score }
             }
@@ -49,12 +56,15 @@ extension LandmarkCascade {
     }
 
     /// One start: the fit from `box`, refitted from the box it implies when the two disagree.
-    func refinedFit(_ image: GrayImage, box: FaceBox, refitBelowIoU: Float, fits: inout Int) -> FittedShape {
-        let first = fitWithFeatures(image: image, initial: initialShape(for: box))
+    func refinedFit(_ image: GrayImage, box: FaceBox, refitBelowIoU: Float, fits: inout Int, workspace: inout Workspace) -> FittedShape {
+        initialShape(for: box, into: &workspace.shape)
+        workspace.fitFromShape(self, image: image)
         fits += 1
-        let implied = impliedBox(for: first.landmarks)
-        guard implied.iou(box) < refitBelowIoU else { return first }
+        let implied = impliedBox(for: workspace.shape)
+        guard implied.iou(box) < refitBelowIoU else { return workspace.fitted }
         fits += 1
-        return fitWithFeatures(image: image, initial: initialShape(for: implied))
+        initialShape(for: implied, into: &workspace.shape)
+        workspace.fitFromShape(self, image: image)
+        return workspace.fitted
     }
 }

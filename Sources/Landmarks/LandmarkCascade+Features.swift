@@ -22,10 +22,8 @@ extension LandmarkCascade {
     /// `fit(image:initial:)` that also returns the last stage's features.
     public func fitWithFeatures(image: GrayImage, initial: [SIMD2<Float>]) -> FittedShape {
         var workspace = Workspace(cascade: self)
-        var shape = initial
-        let crop = makeCrop(image: image, around: initial)
-        for stage in stages { workspace.apply(stage, cascade: self, crop: crop, shape: &shape) }
-        return FittedShape(landmarks: shape, features: workspace.features)
+        workspace.fit(self, image: image, initial: initial)
+        return workspace.fitted
     }
 
     /// `landmarks(in:box:)` (detection mode, refined) with the last stage's features.
@@ -35,7 +33,14 @@ extension LandmarkCascade {
 
     /// `track(in:previous:)` with the last stage's features.
     public func trackWithFeatures(in image: GrayImage, previous: [SIMD2<Float>]) -> FittedShape {
-        precondition(previous.count == landmarkCount, "previous shape has \(previous.count) points, model has \(landmarkCount)")
-        return fitWithFeatures(image: image, initial: initialShape(trackingFrom: previous))
+        var workspace = Workspace(cascade: self)
+        track(in: image, previous: previous, workspace: &workspace)
+        return workspace.fitted
     }
+}
+
+extension LandmarkCascade.Workspace {
+    /// The last fit's landmarks and features as a value (sharing the workspace's buffers until the
+    /// next fit writes them, which then copies them once).
+    public var fitted: LandmarkCascade.FittedShape { LandmarkCascade.FittedShape(landmarks: shape, features: features) }
 }

@@ -29,6 +29,8 @@ public struct LandmarkCascade: LandmarkModel {
     /// the tracker's detection path use `DetectionRefinement(scorer:)`; training code that wants the
     /// raw fit from a displaced box (the tracking-confidence trainer's off-face samples) keeps `.none`.
     public var detectionRefinement = DetectionRefinement.none
+    /// The descriptor's constant tables, built once here so workspaces only allocate scratch.
+    let patchLayout: PatchLayout
 
     /// The crop around the face reaches this many face sides from the shape's centre.
     static let cropHalfSide: Float = 0.85
@@ -41,6 +43,7 @@ public struct LandmarkCascade: LandmarkModel {
         self.meanShape = meanShape
         self.boxShape = boxShape
         self.descriptor = descriptor
+        self.patchLayout = PatchLayout(spec: descriptor)
         self.referenceSide = referenceSide
         self.stages = stages
         self.metadata = metadata
@@ -64,9 +67,17 @@ public struct LandmarkCascade: LandmarkModel {
 
     /// The initial shape for a detector box (the learned box-to-shape mapping).
     public func initialShape(for box: FaceBox) -> [SIMD2<Float>] {
+        var shape: [SIMD2<Float>] = []
+        initialShape(for: box, into: &shape)
+        return shape
+    }
+
+    /// `initialShape(for:)` written into `shape` (its storage reused when it has the right size).
+    public func initialShape(for box: FaceBox, into shape: inout [SIMD2<Float>]) {
         let side = (box.width + box.height) / 2
         let c = box.centre
-        return boxShape.map { c + side * $0 }
+        Self.resize(&shape, to: landmarkCount)
+        for i in 0..<landmarkCount { shape[i] = c + side * boxShape[i] }
     }
 
     /// The initial shape for tracking: the mean shape placed on the previous shape by similarity,
@@ -77,13 +88,30 @@ public struct LandmarkCascade: LandmarkModel {
     /// their scale and roll errors grow at the jaw; tracking-mode NME on the validation faces was
     /// 4.34 % with them, 4.01 % with all points, 3.96 % with these.)
     public func initialShape(trackingFrom previous: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        var shape: [SIMD2<Float>] = []
+        initialShape(trackingFrom: previous, into: &shape)
+        return shape
+    }
+
+    /// `initialShape(trackingFrom:)` written into `shape` (its storage reused when it has the right size).
+    public func initialShape(trackingFrom previous: [SIMD2<Float>], into shape: inout [SIMD2<Float>]) {
         let t: SimilarityTransform
         if landmarkCount == 68 {
-            t = SimilarityTransform.fit(from: Self.expressionStable.map { meanShape[$0] }, to: Self.expressionStable.map { previous[$0] })
+            t = SimilarityTransform.fit(from: meanShape, to: previous, indices: Self.expressionStable)
         } else {
             t = referenceTransform(for: previous)
         }
-        return meanShape.map { t.apply($0) }
+        Self.resize(&shape, to: landmarkCount)
+        for i in 0..<landmarkCount { shape[i] = t.apply(meanShape[i]) }
+    }
+
+    /// Gives `shape` exactly `count` points, keeping its storage when it is unshared (contents unspecified).
+    static func resize(_ shape: inout [SIMD2<Float>], to count: Int) {
+        if shape.count > count {
+            shape.removeLast(shape.count - count)
+        } else if shape.count < count {
+            shape.append(contentsOf: repeatElement(.zero, count: count - shape.count))
+        }
     }
 
     /// iBUG-68 points that mouth opening leaves in place: the upper jaw line (0-4, 12-16), brows,
@@ -103,40 +131,86 @@ public struct LandmarkCascade: LandmarkModel {
     }
 
     public func track(in image: GrayImage, previous: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        var workspace = Workspace(cascade: self)
+        track(in: image, previous: previous, workspace: &workspace)
+        return workspace.shape
+    }
+
+    /// Tracking mode into a reused workspace: on return `workspace.shape` holds the landmarks and
+    /// `workspace.features` the last stage's features. Allocates nothing once the workspace has
+    /// seen a face this large, as long as the caller holds no copy of those two arrays.
+    public func track(in image: GrayImage, previous: [SIMD2<Float>], workspace: inout Workspace) {
         precondition(previous.count == landmarkCount, "previous shape has \(previous.count) points, model has \(landmarkCount)")
-        return fit(image: image, initial: initialShape(trackingFrom: previous))
+        initialShape(trackingFrom: previous, into: &workspace.shape)
+        workspace.fitFromShape(self, image: image)
     }
 
     /// Runs every stage from `initial` (image coordinates).
     public func fit(image: GrayImage, initial: [SIMD2<Float>]) -> [SIMD2<Float>] {
         var workspace = Workspace(cascade: self)
-        var shape = initial
-        let crop = makeCrop(image: image, around: initial)
-        for stage in stages { workspace.apply(stage, cascade: self, crop: crop, shape: &shape) }
-        return shape
+        workspace.fit(self, image: image, initial: initial)
+        return workspace.shape
     }
 
     /// The crop the cascade samples from for a face whose starting shape is `shape`.
     public func makeCrop(image: GrayImage, around shape: [SIMD2<Float>]) -> FaceCrop {
-        let box = FaceBox.canonical(landmarks: shape)
-        let side = max(box.width, 1)
-        return FaceCrop(image: image, centre: box.centre, halfSide: Self.cropHalfSide * side,
-                        faceSide: side, referenceSide: referenceSide)
+        var crop = FaceCrop()
+        updateCrop(&crop, image: image, around: shape)
+        return crop
     }
 
-    /// Scratch buffers for one fit; `apply` runs one stage in place.
+    /// `makeCrop(image:around:)` into an existing crop's buffers.
+    func updateCrop(_ crop: inout FaceCrop, image: GrayImage, around shape: [SIMD2<Float>]) {
+        let box = FaceBox.canonical(landmarks: shape)
+        let side = max(box.width, 1)
+        crop.update(image: image, centre: box.centre, halfSide: Self.cropHalfSide * side,
+                    faceSide: side, referenceSide: referenceSide)
+    }
+
+    /// Scratch buffers for fits, reusable fit after fit (one per thread: a tracker keeps one for
+    /// its faces); `apply` runs one stage in place, `fit` a whole cascade. After `fit` (or
+    /// `LandmarkCascade.track(in:previous:workspace:)`) `shape` holds the fitted landmarks and
+    /// `features` the feature vector the last stage read. Only for the cascade it was made for.
     public struct Workspace {
         var descriptor: PatchDescriptor
         public var features: [Float]
         var coefficients: [Float]
         var delta: [Float]
+        /// The shape being fitted (image pixels); the result after `fit`.
+        public internal(set) var shape: [SIMD2<Float>]
+        var crop: FaceCrop
 
         public init(cascade: LandmarkCascade) {
-            descriptor = PatchDescriptor(spec: cascade.descriptor)
+            descriptor = PatchDescriptor(layout: cascade.patchLayout)
             features = [Float](repeating: 0, count: cascade.featureCount)
-            let maxRank = cascade.stages.map(\.paddedRank).max() ?? 8
+            var maxRank = 8
+            for stage in cascade.stages { maxRank = max(maxRank, stage.paddedRank) }
             coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
             delta = [Float](repeating: 0, count: 2 * cascade.landmarkCount)
+            shape = [SIMD2<Float>](repeating: .zero, count: cascade.landmarkCount)
+            crop = FaceCrop()
+        }
+
+        /// Runs every stage of `cascade` from `initial` (image coordinates); the result is `shape`.
+        public mutating func fit(_ cascade: LandmarkCascade, image: GrayImage, initial: [SIMD2<Float>]) {
+            LandmarkCascade.resize(&shape, to: initial.count)
+            for i in 0..<initial.count { shape[i] = initial[i] }
+            fitFromShape(cascade, image: image)
+        }
+
+        /// Runs every stage from the current `shape`, cropping around it first.
+        mutating func fitFromShape(_ cascade: LandmarkCascade, image: GrayImage) {
+            cascade.updateCrop(&crop, image: image, around: shape)
+            for stage in cascade.stages { step(stage, cascade: cascade) }
+        }
+
+        /// `apply(_:cascade:crop:shape:)` on this workspace's own crop and shape.
+        private mutating func step(_ stage: CascadeStage, cascade: LandmarkCascade) {
+            let t = extract(cascade: cascade, crop: crop, shape: shape, stride: stage.stride)
+            regress(stage, outputs: 2 * shape.count)
+            for i in 0..<shape.count {
+                shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
+            }
         }
 
         /// Fills `features` for `shape` at `stride` and returns the reference-to-image similarity used.
@@ -167,16 +241,20 @@ public struct LandmarkCascade: LandmarkModel {
         /// One cascade step: features, regressed increment, shape update.
         public mutating func apply(_ stage: CascadeStage, cascade: LandmarkCascade, crop: FaceCrop, shape: inout [SIMD2<Float>]) {
             let t = extract(cascade: cascade, crop: crop, shape: shape, stride: stage.stride)
-            let outputs = 2 * shape.count
+            regress(stage, outputs: 2 * shape.count)
+            for i in 0..<shape.count {
+                shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
+            }
+        }
+
+        /// The stage's increment (reference frame) from `features`, into `delta`.
+        private mutating func regress(_ stage: CascadeStage, outputs: Int) {
             features.withUnsafeBufferPointer { f in
                 coefficients.withUnsafeMutableBufferPointer { c in
                     delta.withUnsafeMutableBufferPointer { d in
                         stage.increment(features: f.baseAddress!, coefficients: c.baseAddress!, into: d.baseAddress!, outputs: outputs)
                     }
                 }
-            }
-            for i in 0..<shape.count {
-                shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
             }
         }
     }

@@ -4,58 +4,34 @@
 /// reference frame's x axis) and its perpendicular, so it follows the face's scale and roll. Gradient
 /// magnitudes vote bilinearly into the two nearest orientation bins and the nearest 2x2 cells
 /// (SIFT's trilinear interpolation); the result is L2-normalised, clipped at 0.2 and renormalised.
+///
+/// The constant tables live in a `PatchLayout` built once per model; this value holds only the
+/// scratch buffers of one describe call, each its own allocation (so none is copied on first write),
+/// reused call after call.
 struct PatchDescriptor {
-    let spec: DescriptorSpec
-    /// Per gradient column/row: lower cell index, upper cell index (−1 when outside) and upper weight.
-    private let cellLo: [Int]
-    private let cellHi: [Int]
-    private let cellW: [Float]
+    let layout: PatchLayout
+    var spec: DescriptorSpec { layout.spec }
     var samples: [Float]
     /// Histograms on a (cells + 2)² grid whose border absorbs votes that fall outside the patch.
     var padded: [Float]
     /// Per gradient sample (row-major over the g x g grid, padded to whole SIMD4 vectors):
     /// x/y differences, then gradient magnitude and continuous orientation-bin position.
     var gradX: [Float], gradY: [Float], lowerVote: [Float], upperVote: [Float]
-    /// Grid offsets (in grid steps from the patch centre) of the m x m samples, padded to whole SIMD4 groups.
-    private let offsetX: [Float], offsetY: [Float]
-    /// Per gradient sample: the padded-histogram offsets of its four cells (lo/lo, lo/hi, hi/lo, hi/hi as
-    /// y/x) and their spatial weights, so the 8-bin fast path does no index arithmetic per vote.
-    private let voteCell: [Int32], voteWeight: [Float]
 
-    init(spec: DescriptorSpec) {
-        self.spec = spec
-        let g = spec.cells * spec.cellSamples
-        var lo: [Int] = [], hi: [Int] = [], w: [Float] = []
-        for k in 0..<g {
-            let f = (Float(k) + 0.5) / Float(spec.cellSamples) - 0.5
-            let c0 = Int(f.rounded(.down))
-            let t = f - Float(c0)
-            lo.append(c0 + 1)
-            hi.append(c0 + 2)
-            w.append(t)
-        }
-        cellLo = lo; cellHi = hi; cellW = w
-        let m = spec.gridSide, half = Float(m - 1) / 2
-        let nm4 = (m * m + 3) / 4 * 4
-        var ox = [Float](repeating: 0, count: nm4), oy = ox
-        for l in 0..<m { for k in 0..<m { ox[l * m + k] = Float(k) - half; oy[l * m + k] = Float(l) - half } }
-        offsetX = ox; offsetY = oy
-        let pc = spec.cells + 2
-        var vc: [Int32] = [], vw: [Float] = []
-        for gy in 0..<g {
-            for gx in 0..<g {
-                let wyHi = w[gy], wyLo = 1 - wyHi, wxHi = w[gx], wxLo = 1 - wxHi
-                vc += [Int32(lo[gy] * pc + lo[gx]), Int32(lo[gy] * pc + hi[gx]), Int32(hi[gy] * pc + lo[gx]), Int32(hi[gy] * pc + hi[gx])].map { $0 * Int32(spec.bins) }
-                vw += [wyLo * wxLo, wyLo * wxHi, wyHi * wxLo, wyHi * wxHi]
-            }
-        }
-        voteCell = vc; voteWeight = vw
+    init(layout: PatchLayout) {
+        self.layout = layout
+        let spec = layout.spec
         samples = [Float](repeating: 0, count: (spec.gridSide * spec.gridSide + 3) / 4 * 4)
         padded = [Float](repeating: 0, count: (spec.cells + 2) * (spec.cells + 2) * spec.bins)
+        let g = spec.cells * spec.cellSamples
         let n4 = (g * g + 3) / 4 * 4
-        gradX = [Float](repeating: 0, count: n4); gradY = gradX
-        lowerVote = gradX; upperVote = gradX
+        gradX = [Float](repeating: 0, count: n4)
+        gradY = [Float](repeating: 0, count: n4)
+        lowerVote = [Float](repeating: 0, count: n4)
+        upperVote = [Float](repeating: 0, count: n4)
     }
+
+    init(spec: DescriptorSpec) { self.init(layout: PatchLayout(spec: spec)) }
 
     /// Writes `spec.length` floats to `out`.
     mutating func describe(crop: FaceCrop, at point: SIMD2<Float>, axisX: SIMD2<Float>, into out: UnsafeMutablePointer<Float>) {
@@ -72,8 +48,8 @@ struct PatchDescriptor {
         // Bilinear samples four at a time: coordinates and weights in SIMD, the 16 pixel reads scalar.
         let total = m * m
         pixels.withUnsafeBufferPointer { img in
-            offsetX.withUnsafeBufferPointer { ox in
-            offsetY.withUnsafeBufferPointer { oy in
+            layout.offsetX.withUnsafeBufferPointer { ox in
+            layout.offsetY.withUnsafeBufferPointer { oy in
             samples.withUnsafeMutableBufferPointer { s in
                 let rox = UnsafeRawPointer(ox.baseAddress!), roy = UnsafeRawPointer(oy.baseAddress!)
                 let rs = UnsafeMutableRawPointer(s.baseAddress!)
@@ -162,8 +138,8 @@ struct PatchDescriptor {
                 // Cell offsets and spatial weights come from tables built once per layout.
                 lowerVote.withUnsafeBufferPointer { lv in
                 upperVote.withUnsafeBufferPointer { uv in
-                voteCell.withUnsafeBufferPointer { vc in
-                voteWeight.withUnsafeBufferPointer { vw in
+                layout.voteCell.withUnsafeBufferPointer { vc in
+                layout.voteWeight.withUnsafeBufferPointer { vw in
                     let h = hist.baseAddress!
                     for q in 0..<count {
                         let t = uv[q], mag = lv[q]
@@ -184,9 +160,9 @@ struct PatchDescriptor {
             } else {
             lowerVote.withUnsafeBufferPointer { lv in
             upperVote.withUnsafeBufferPointer { uv in
-            cellLo.withUnsafeBufferPointer { lo in
-            cellHi.withUnsafeBufferPointer { hi in
-            cellW.withUnsafeBufferPointer { cw in
+            layout.cellLo.withUnsafeBufferPointer { lo in
+            layout.cellHi.withUnsafeBufferPointer { hi in
+            layout.cellW.withUnsafeBufferPointer { cw in
                 var q = 0
                 for gy in 0..<g {
                     let wyHi = cw[gy], wyLo = 1 - wyHi
@@ -255,6 +231,54 @@ struct PatchDescriptor {
             raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * inv, toByteOffset: i * 4, as: SIMD8<Float>.self)
         }
         for i in whole..<n { v[i] *= inv }
+    }
+}
+
+/// The constant tables of a `DescriptorSpec` (cell lookup, grid offsets, vote cells and weights):
+/// built once with the model, shared read-only by every `PatchDescriptor` of it.
+struct PatchLayout: Sendable {
+    let spec: DescriptorSpec
+    /// Per gradient column/row: lower cell index, upper cell index (−1 when outside) and upper weight.
+    let cellLo: [Int]
+    let cellHi: [Int]
+    let cellW: [Float]
+    /// Grid offsets (in grid steps from the patch centre) of the m x m samples, padded to whole SIMD4 groups.
+    let offsetX: [Float], offsetY: [Float]
+    /// Per gradient sample: the padded-histogram offsets of its four cells (lo/lo, lo/hi, hi/lo, hi/hi as
+    /// y/x) and their spatial weights, so the 8-bin fast path does no index arithmetic per vote.
+    let voteCell: [Int32], voteWeight: [Float]
+
+    init(spec: DescriptorSpec) {
+        self.spec = spec
+        let g = spec.cells * spec.cellSamples
+        var lo: [Int] = [], hi: [Int] = [], w: [Float] = []
+        for k in 0..<g {
+            let f = (Float(k) + 0.5) / Float(spec.cellSamples) - 0.5
+            let c0 = Int(f.rounded(.down))
+            let t = f - Float(c0)
+            lo.append(c0 + 1)
+            hi.append(c0 + 2)
+            w.append(t)
+        }
+        cellLo = lo; cellHi = hi; cellW = w
+        let m = spec.gridSide, half = Float(m - 1) / 2
+        let nm4 = (m * m + 3) / 4 * 4
+        var ox = [Float](repeating: 0, count: nm4), oy = ox
+        for l in 0..<m { for k in 0..<m { ox[l * m + k] = Float(k) - half; oy[l * m + k] = Float(l) - half } }
+        offsetX = ox; offsetY = oy
+        let pc = spec.cells + 2
+        var vc: [Int32] = [], vw: [Float] = []
+        vc.reserveCapacity(4 * g * g); vw.reserveCapacity(4 * g * g)
+        for gy in 0..<g {
+            for gx in 0..<g {
+                let wyHi = w[gy], wyLo = 1 - wyHi, wxHi = w[gx], wxLo = 1 - wxHi
+                for cell in [lo[gy] * pc + lo[gx], lo[gy] * pc + hi[gx], hi[gy] * pc + lo[gx], hi[gy] * pc + hi[gx]] {
+                    vc.append(Int32(cell) * Int32(spec.bins))
+                }
+                vw += [wyLo * wxLo, wyLo * wxHi, wyHi * wxLo, wyHi * wxHi]
+            }
+        }
+        voteCell = vc; voteWeight = vw
     }
 }
 

@@ -49,4 +49,23 @@ public struct SimilarityTransform: Sendable, Equatable {
         let a = den > 0 ? num1 / den : 1, b = den > 0 ? num2 / den : 0
         return SimilarityTransform(a: a, b: b, tx: dc.x - (a * sc.x - b * sc.y), ty: dc.y - (b * sc.x + a * sc.y))
     }
+
+    /// `fit(from:to:)` on the points `indices` of both sets, without gathering them into new arrays
+    /// (same arithmetic in the same order, so the same result to the bit).
+    public static func fit(from source: [SIMD2<Float>], to destination: [SIMD2<Float>], indices: [Int]) -> SimilarityTransform {
+        precondition(source.count == destination.count && !indices.isEmpty, "point sets differ in size")
+        let n = Float(indices.count)
+        var sc = SIMD2<Float>(0, 0), dc = SIMD2<Float>(0, 0)
+        for i in indices { sc += source[i]; dc += destination[i] }
+        sc /= n; dc /= n
+        var num1: Float = 0, num2: Float = 0, den: Float = 0
+        for i in indices {
+            let s = source[i] - sc, d = destination[i] - dc
+            num1 += s.x * d.x + s.y * d.y
+            num2 += s.x * d.y - s.y * d.x
+            den += s.x * s.x + s.y * s.y
+        }
+        let a = den > 0 ? num1 / den : 1, b = den > 0 ? num2 / den : 0
+        return SimilarityTransform(a: a, b: b, tx: dc.x - (a * sc.x - b * sc.y), ty: dc.y - (b * sc.x + a * sc.y))
+    }
 }
