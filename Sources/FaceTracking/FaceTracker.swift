@@ -22,6 +22,12 @@ import Smoothing
 /// and only when the fit from the box passes the classifier (or the pose confidence test).
 ///
 /// Timestamps (seconds) drive the filters. Not thread-safe: one tracker per video stream.
+///
+/// Allocation: with a `LandmarkCascade` as the landmark model, a face tracked frame after frame costs
+/// no heap allocation in the tracker (landmarks fitted in one reused `LandmarkCascade.Workspace`,
+/// anchors rewritten in place). Anchors and the returned array alternate between two sets of storage
+/// (even and odd frames), so a caller may keep the previous frame's result while it asks for the
+/// next; anything kept longer is simply copied on write once. Detection frames allocate.
 public final class FaceTracker {
     public let detector: any FaceDetector
     public let landmarkModel: any LandmarkModel
@@ -41,15 +47,26 @@ public final class FaceTracker {
         var faceProbability: Double?
         var widthScale: Double?
         var widthTime: Double?
+        /// The anchors reported for this face on the last even and odd frames: their arrays are
+        /// rewritten in place two frames later.
+        var anchors: (even: FaceAnchor?, odd: FaceAnchor?) = (nil, nil)
+        /// Set while `process` runs: lost this frame, or a duplicate of an older track.
+        var dropped = false
     }
 
     private var tracks: [Track] = []
+    /// The arrays `process` returned on the last even and odd frames, kept so their storage is reused.
+    private var outputs: (even: [FaceAnchor], odd: [FaceAnchor]) = ([], [])
     private var nextID = 0
     private var frameIndex = 0
     /// Frames on which the detector ran (for statistics).
     public private(set) var detectorRuns = 0
-    /// The cascade and classifier when the configuration's confidence model fits the landmark model.
-    private var classifier: (cascade: LandmarkCascade, model: TrackingConfidenceModel)?
+    /// The landmark model when it is a cascade (with the classifier's detection refinement when one is used).
+    private var cascade: LandmarkCascade?
+    /// The classifier when the configuration's confidence model fits the landmark model.
+    private var classifier: TrackingConfidenceModel?
+    /// Every cascade fit of this tracker runs in this one workspace (one thread at a time).
+    private var workspace: LandmarkCascade.Workspace?
 
     public init(detector: any FaceDetector, landmarkModel: any LandmarkModel, poseEstimator: FacePoseEstimator,
                 camera: CameraIntrinsics, configuration: FaceTrackerConfiguration = FaceTrackerConfiguration()) {
@@ -58,10 +75,14 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
         self.camera = camera
         self.configuration = configuration
-        if let model = configuration.confidenceModel, var cascade = landmarkModel as? LandmarkCascade, model.matches(cascade) {
-            // Detection frames refine the start from the box and let the classifier pick among starts.
-            cascade.detectionRefinement = DetectionRefinement(scorer: model)
-            classifier = (cascade, model)
+        if var cascade = landmarkModel as? LandmarkCascade {
+            if let model = configuration.confidenceModel, model.matches(cascade) {
+                // Detection frames refine the start from the box and let the classifier pick among starts.
+                cascade.detectionRefinement = DetectionRefinement(scorer: model)
+                classifier = model
+            }
+            workspace = LandmarkCascade.Workspace(cascade: cascade)
+            self.cascade = cascade
         }
     }
 
@@ -70,10 +91,17 @@ public final class FaceTracker {
     public var usesConfidenceModel: Bool { classifier != nil }
 
     /// Landmarks from tracking or from a box, with the classifier's face probability when there is one.
+    /// With a cascade the tracking-mode shape is `workspace.shape` (no copy is made).
     private func fit(_ image: GrayImage, previous: [SIMD2<Float>]?, box: FaceBox?) -> (shape: [SIMD2<Float>], probability: Double?) {
-        if let c = classifier {
-            let fitted = previous.map { c.cascade.trackWithFeatures(in: image, previous: $0) } ?? c.cascade.landmarksWithFeatures(in: image, box: box!)
-            return (fitted.landmarks, Double(c.model.probability(fitted.features)))
+        if let cascade {
+            let fitted: LandmarkCascade.FittedShape
+            if let previous {
+                cascade.track(in: image, previous: previous, workspace: &workspace!)
+                return (workspace!.shape, classifier.map { Double($0.probability(workspace!.features)) })
+            } else {
+                fitted = cascade.detectionFit(in: image, box: box!, workspace: &workspace!).fitted
+            }
+            return (fitted.landmarks, classifier.map { Double($0.probability(fitted.features)) })
         }
         return (previous.map { landmarkModel.track(in: image, previous: $0) } ?? landmarkModel.landmarks(in: image, box: box!), nil)
     }
@@ -87,64 +115,76 @@ public final class FaceTracker {
     /// anchor for each face lost on this frame (carrying its last pose).
     public func process(_ image: GrayImage, timestampSeconds time: Double) -> [FaceAnchor] {
         defer { frameIndex += 1 }
-        var anchors: [FaceAnchor] = []
-        var survivors: [Track] = []
-        for var track in tracks {
-            let (shape, probability) = fit(image, previous: track.rawLandmarks, box: nil)
-            let pose = poseEstimator.estimate(landmarks: shape, camera: camera, previous: track.rawPose)
+        // The array returned two frames ago, taken out of its slot so it is unshared once the caller has
+        // dropped it; emptying it leaves the anchors of that parity unshared too.
+        let odd = frameIndex & 1 == 1
+        var output = odd ? outputs.odd : outputs.even
+        if odd { outputs.odd = [] } else { outputs.even = [] }
+        output.removeAll(keepingCapacity: true)
+        defer { if odd { outputs.odd = output } else { outputs.even = output } }
+        for i in tracks.indices {
+            let (shape, probability) = fit(image, previous: tracks[i].rawLandmarks, box: nil)
+            let pose = poseEstimator.estimate(landmarks: shape, camera: camera, previous: tracks[i].rawPose)
             var keep = pose != nil && Self.isInside(shape, image)
-            if keep, let probability, let threshold = classifier.map({ Double($0.model.threshold) }) {
-                track.doubtful = probability < threshold ? track.doubtful + 1 : 0
-                keep = track.doubtful < max(configuration.lossFrames, 1)
+            if keep, let probability, let threshold = classifier.map({ Double($0.threshold) }) {
+                tracks[i].doubtful = probability < threshold ? tracks[i].doubtful + 1 : 0
+                keep = tracks[i].doubtful < max(configuration.lossFrames, 1)
             } else if keep {
                 keep = pose!.confidence >= configuration.lossConfidence
             }
             guard keep, let pose else {
-                anchors.append(lostAnchor(track, time: time))
+                output.append(lostAnchor(tracks[i], time: time))
+                tracks[i].dropped = true
                 continue
             }
-            track.rawLandmarks = shape
-            track.rawPose = pose.cameraFromModel
-            track.faceProbability = probability
-            track.age += 1
-            anchors.append(makeAnchor(&track, pose: pose, state: .tracked, time: time))
-            survivors.append(track)
+            Self.copy(shape, into: &tracks[i].rawLandmarks)
+            tracks[i].rawPose = pose.cameraFromModel
+            tracks[i].faceProbability = probability
+            tracks[i].age += 1
+            output.append(makeAnchor(&tracks[i], pose: pose, state: .tracked, time: time))
         }
         // Duplicates: two tracks that converged on one face keep the older identity.
-        var keep = [Bool](repeating: true, count: survivors.count)
-        for i in survivors.indices {
-            for j in survivors.indices where j > i && keep[i] && keep[j] {
-                let a = FaceBox.canonical(landmarks: survivors[i].rawLandmarks), b = FaceBox.canonical(landmarks: survivors[j].rawLandmarks)
+        for i in tracks.indices where !tracks[i].dropped {
+            for j in tracks.indices where j > i && !tracks[i].dropped && !tracks[j].dropped {
+                let a = FaceBox.canonical(landmarks: tracks[i].rawLandmarks), b = FaceBox.canonical(landmarks: tracks[j].rawLandmarks)
                 if a.iou(b) > configuration.duplicateIoU {
-                    if survivors[i].age >= survivors[j].age { keep[j] = false } else { keep[i] = false }
+                    let younger = tracks[i].age >= tracks[j].age ? j : i
+                    tracks[younger].dropped = true
+                    let id = tracks[younger].id
+                    output.removeAll { $0.id == id }
                 }
             }
         }
-        let droppedIDs = Set(survivors.indices.filter { !keep[$0] }.map { survivors[$0].id })
-        anchors.removeAll { droppedIDs.contains($0.id) }
-        tracks = survivors.indices.filter { keep[$0] }.map { survivors[$0] }
+        tracks.removeAll { $0.dropped }
 
         let periodic = configuration.redetectInterval > 0 && frameIndex % configuration.redetectInterval == 0
         if tracks.isEmpty || (periodic && tracks.count < configuration.maxFaces) {
             detectorRuns += 1
-            let existing = tracks.map { FaceBox.canonical(landmarks: $0.rawLandmarks) }
+            // Faces tracked before this detection; faces it starts are not compared against.
+            let existing = tracks.count
             for box in detector.detect(in: image) where tracks.count < configuration.maxFaces {
-                if existing.contains(where: { $0.iou(box) > 0.3 }) { continue }
+                if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
                 let (shape, probability) = fit(image, previous: nil, box: box)
                 guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
                       pose.confidence >= configuration.startConfidence else { continue }
-                if let probability, let c = classifier, probability < Double(c.model.threshold) { continue }
+                if let probability, let c = classifier, probability < Double(c.threshold) { continue }
                 var track = Track(id: nextID, rawLandmarks: shape, rawPose: pose.cameraFromModel,
                                   landmarkFilter: LandmarkFilter(parameters: configuration.landmarkFilter),
                                   poseFilter: PoseFilter(translation: configuration.poseTranslationFilter, rotation: configuration.poseRotationFilter,
                                                          depth: configuration.poseDepthFilter))
                 nextID += 1
                 track.faceProbability = probability
-                anchors.append(makeAnchor(&track, pose: pose, state: .detected, time: time))
+                output.append(makeAnchor(&track, pose: pose, state: .detected, time: time))
                 tracks.append(track)
             }
         }
-        return anchors
+        return output
+    }
+
+    /// Writes `source` into `destination`, in place when the sizes match.
+    private static func copy(_ source: [SIMD2<Float>], into destination: inout [SIMD2<Float>]) {
+        guard destination.count == source.count else { destination = source; return }
+        for i in source.indices { destination[i] = source[i] }
     }
 
     /// A shape mostly outside the image cannot be tracked further.
@@ -160,7 +200,9 @@ public final class FaceTracker {
         let angles = EulerAngles(pose.rotation).degrees
         guard abs(angles.y) < 12, abs(angles.x) < 20 else { return nil }
         var sum = 0.0, n = 0
-        for (a, b) in [(0, 16), (1, 15), (2, 14)] {
+        // The pairs (0, 16), (1, 15), (2, 14).
+        for a in 0..<3 {
+            let b = 16 - a
             let pa = pose.apply(poseEstimator.face.landmarks[a]), pb = pose.apply(poseEstimator.face.landmarks[b])
             guard pa.z > 1, pb.z > 1 else { return nil }
             let d = camera.project(pa) - camera.project(pb)
@@ -174,6 +216,7 @@ public final class FaceTracker {
         return n > 0 ? sum / Double(n) : nil
     }
 
+    /// Updates the track's anchor for this frame's parity in place (arrays reused) and returns it.
     private func makeAnchor(_ track: inout Track, pose: PoseEstimate, state: TrackingState, time: Double) -> FaceAnchor {
         if let ratio = widthRatio(track.rawLandmarks, pose: pose.cameraFromModel), ratio.isFinite {
             let r = min(max(ratio, 0.7), 1.3)
@@ -188,20 +231,26 @@ public final class FaceTracker {
         }
         let d = track.rawLandmarks[45] - track.rawLandmarks[36]
         let faceSize = Double((d * d).sum().squareRoot())
-        var landmarks = track.rawLandmarks
+        // Taken out of its slot so that, once the caller dropped it, this is its only reference.
+        let odd = frameIndex & 1 == 1
+        var anchor = (odd ? track.anchors.odd : track.anchors.even) ?? Self.emptyAnchor(pose: pose)
+        if odd { track.anchors.odd = nil } else { track.anchors.even = nil }
         var transform = pose.cameraFromModel
         if configuration.smoothing {
             track.landmarkFilter.parameters = configuration.landmarkFilter
             track.poseFilter.translation = configuration.poseTranslationFilter
             track.poseFilter.rotation = configuration.poseRotationFilter
             track.poseFilter.depth = configuration.poseDepthFilter
-            landmarks = track.landmarkFilter.filter(landmarks, time: time, faceSize: max(faceSize, 1))
+            anchor.landmarks = track.landmarkFilter.filter(track.rawLandmarks, time: time, faceSize: max(faceSize, 1))
             transform = track.poseFilter.filter(transform, time: time)
+        } else {
+            Self.copy(track.rawLandmarks, into: &anchor.landmarks)
         }
-        var anchor = Self.anchor(id: track.id, time: time, state: state, cameraFromFace: transform, landmarks: landmarks,
-                                 face: poseEstimator.face, camera: camera, pose: pose)
+        Self.update(&anchor, id: track.id, time: time, state: state, cameraFromFace: transform,
+                    face: poseEstimator.face, camera: camera, pose: pose)
         anchor.faceProbability = track.faceProbability
         anchor.headWidthScale = track.widthScale ?? 1
+        if odd { track.anchors.odd = anchor } else { track.anchors.even = anchor }
         return anchor
     }
 
@@ -214,15 +263,46 @@ public final class FaceTracker {
     /// Builds an anchor from a pose and landmarks (public so other loops, e.g. a still-image path, share it).
     public static func anchor(id: Int, time: Double, state: TrackingState, cameraFromFace: RigidTransform, landmarks: [SIMD2<Float>],
                               face: MeanFace, camera: CameraIntrinsics, pose: PoseEstimate) -> FaceAnchor {
-        let pupils3 = face.pupils.map { cameraFromFace.apply($0) }
-        let pupils = pupils3.map { p -> SIMD2<Float> in
-            let q = p.z > 1 ? camera.project(p) : SIMD2(Double.nan, Double.nan)
-            return SIMD2(Float(q.x), Float(q.y))
+        var anchor = emptyAnchor(pose: pose)
+        anchor.landmarks = landmarks
+        update(&anchor, id: id, time: time, state: state, cameraFromFace: cameraFromFace, face: face, camera: camera, pose: pose)
+        return anchor
+    }
+
+    /// An anchor with no points, for `update` to fill.
+    private static func emptyAnchor(pose: PoseEstimate) -> FaceAnchor {
+        FaceAnchor(id: 0, timestampSeconds: 0, state: .tracked, cameraFromFace: pose.cameraFromModel, landmarks: [], landmarksCamera: [],
+                   pupils: [], eyeTransforms: [], faceForward: .zero, confidence: 0, measuredPose: pose,
+                   box: FaceBox(x: 0, y: 0, width: 0, height: 0))
+    }
+
+    /// Sets everything `anchor(id:...)` derives from the pose, given `anchor.landmarks`, writing the
+    /// arrays in place when they have the right size (and are not shared).
+    private static func update(_ anchor: inout FaceAnchor, id: Int, time: Double, state: TrackingState, cameraFromFace: RigidTransform,
+                               face: MeanFace, camera: CameraIntrinsics, pose: PoseEstimate) {
+        anchor.id = id
+        anchor.timestampSeconds = time
+        anchor.state = state
+        anchor.cameraFromFace = cameraFromFace
+        let eyes = face.pupils.count
+        if anchor.pupils.count != eyes || anchor.eyeTransforms.count != eyes {
+            anchor.pupils = [SIMD2<Float>](repeating: .zero, count: eyes)
+            anchor.eyeTransforms = [RigidTransform](repeating: cameraFromFace, count: eyes)
         }
-        let eyes = pupils3.map { RigidTransform(rotation: cameraFromFace.rotation, translation: $0) }
-        return FaceAnchor(id: id, timestampSeconds: time, state: state, cameraFromFace: cameraFromFace, landmarks: landmarks,
-                          landmarksCamera: face.landmarks.map { cameraFromFace.apply($0) }, pupils: pupils, eyeTransforms: eyes,
-                          faceForward: -(cameraFromFace.rotation.matrix.c2), confidence: pose.confidence, measuredPose: pose,
-                          box: FaceBox.canonical(landmarks: landmarks))
+        for k in 0..<eyes {
+            let p = cameraFromFace.apply(face.pupils[k])
+            let q = p.z > 1 ? camera.project(p) : SIMD2(Double.nan, Double.nan)
+            anchor.pupils[k] = SIMD2(Float(q.x), Float(q.y))
+            anchor.eyeTransforms[k] = RigidTransform(rotation: cameraFromFace.rotation, translation: p)
+        }
+        let points = face.landmarks.count
+        if anchor.landmarksCamera.count != points { anchor.landmarksCamera = [SIMD3<Double>](repeating: .zero, count: points) }
+        for k in 0..<points { anchor.landmarksCamera[k] = cameraFromFace.apply(face.landmarks[k]) }
+        anchor.faceForward = -(cameraFromFace.rotation.matrix.c2)
+        anchor.confidence = pose.confidence
+        anchor.measuredPose = pose
+        anchor.faceProbability = nil
+        anchor.headWidthScale = 1
+        anchor.box = FaceBox.canonical(landmarks: anchor.landmarks)
     }
 }

@@ -11,4 +11,10 @@ public enum CRC32 {
         for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xff)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
     }
+
+    /// The checksum of a byte array. Callers in other modules get this concrete loop: they cannot
+    /// specialise the generic one, which unspecialised boxes every byte (one malloc per byte).
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { checksum($0) }
+    }
 }
