@@ -74,3 +74,45 @@ struct LensShader: FragmentShader {
         return Fragment(add: add * alpha, multiply: one - alpha + transmitted * alpha)
     }
 }
+
+extension LensShader: BatchShader {
+    var mayDiscard: Bool { false }
+
+    /// `fragment` for eight fragments.
+    @inline(__always)
+    func shade(_ q: SurfaceVarying8) -> Fragment8 {
+        var nx = q.nx, ny = q.ny, nz = q.nz
+        Shading8.normalize(&nx, &ny, &nz)
+        let vx = q.vx, vy = q.vy, vz = q.vz
+        var tr = SIMD8<Float>(repeating: baseTint.x), tg = SIMD8<Float>(repeating: baseTint.y), tb = SIMD8<Float>(repeating: baseTint.z)
+        var alpha = SIMD8<Float>(repeating: baseAlpha)
+        if let texture {
+            let (r, g, b, a) = Shading8.sample(texture, u: q.u, v: q.v)
+            tr *= Shading8.approximateLinear(r); tg *= Shading8.approximateLinear(g); tb *= Shading8.approximateLinear(b)
+            if blend { alpha *= a * (1 / 255 as Float) }
+        }
+        let ndv = Shading8.dot(nx, ny, nz, vx, vy, vz)
+        let fresnel = f0 + (1 - f0) * Shading8.schlickWeight(ndv)
+        let through = 1 - fresnel
+        let transmission = material.transmission
+        let ry = ny * (2 * ndv) - vy
+        let blendT = Shading8.environmentBlend(ry)
+        let g = lighting.ground, sg = lighting.sky - lighting.ground
+        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: shininess)
+        let lc = lighting.color
+        var ar = fresnel * (g.x + sg.x * blendT) * 0.5 + lc.x * spec * f0
+        var ag = fresnel * (g.y + sg.y * blendT) * 0.5 + lc.y * spec * f0
+        var ab = fresnel * (g.z + sg.z * blendT) * 0.5 + lc.z * spec * f0
+        if scatter > 0 {
+            ar += tr * scatter * q.dr * through
+            ag += tg * scatter * q.dg * through
+            ab += tb * scatter * q.db * through
+        }
+        let clear = 1 - alpha
+        return Fragment8(addR: ar * alpha, addG: ag * alpha, addB: ab * alpha,
+                         mulR: clear + tr * transmission * through * alpha,
+                         mulG: clear + tg * transmission * through * alpha,
+                         mulB: clear + tb * transmission * through * alpha,
+                         keep: SIMDMask(repeating: true))
+    }
+}

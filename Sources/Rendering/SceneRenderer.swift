@@ -9,6 +9,9 @@ import Meshes
 /// with depth writes, then translucent primitives (lenses, BLEND) far to near, each sorted by
 /// triangle depth, tested against but not writing depth. Silhouette edges are anti-aliased when
 /// `antialiasing` is on. The camera's units are the models' (millimetres for the try-on).
+/// Materials are shaded by `Rasterizer.rasterizeQueued` (eight fragments at a time) and occluders by
+/// `Rasterizer.rasterizeDepth` (eight pixels at a time); `usesReferenceRasterizer` selects the
+/// one-fragment-at-a-time `Rasterizer.rasterize` they are tested against.
 public final class SceneRenderer {
     public var depth = DepthBuffer(width: 0, height: 0)
     public var lighting: Lighting
@@ -17,6 +20,11 @@ public final class SceneRenderer {
     /// drawing the head occluder: depth outside the glasses is never tested, and a head covers far
     /// more pixels than a pair of glasses.
     public var scissor: PixelBounds?
+    /// Shade with the straightforward rasteriser, one fragment at a time (`Rasterizer.rasterize`),
+    /// instead of the batched fast path (`Rasterizer.rasterizeQueued`): the specification the fast
+    /// path is tested against, pixel for pixel.
+    public var usesReferenceRasterizer = false
+    var queue = FragmentQueue()
 
     public init(lighting: Lighting = .studio) {
         self.lighting = lighting
@@ -35,7 +43,11 @@ public final class SceneRenderer {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
             buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false)
-            Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
+            if usesReferenceRasterizer {
+                Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
+            } else {
+                Rasterizer.rasterizeDepth(mesh.triangles, depth: &depth, scissor: scissor)
+            }
         }
     }
 
@@ -277,10 +289,20 @@ public final class SceneRenderer {
                                                          diffuseFront: front, diffuseBack: back)
                                 if material.isLens {
                                     let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
-                                    Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                    if usesReferenceRasterizer {
+                                        Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                    } else {
+                                        Rasterizer.rasterizeQueued(mesh.triangles, shader: shader, color: &image, depth: &depth,
+                                                                   scissor: scissor, queue: &queue)
+                                    }
                                 } else {
                                     let shader = SurfaceShader(view: view, material: material, texture: texture, lighting: lighting)
-                                    Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                    if usesReferenceRasterizer {
+                                        Rasterizer.rasterize(mesh.triangles, shader: shader, color: &image, depth: &depth, scissor: scissor)
+                                    } else {
+                                        Rasterizer.rasterizeQueued(mesh.triangles, shader: shader, color: &image, depth: &depth,
+                                                                   scissor: scissor, queue: &queue)
+                                    }
                                 }
                             }
                         }

@@ -66,3 +66,48 @@ struct SurfaceShader: FragmentShader {
         return Fragment(add: color)
     }
 }
+
+extension SurfaceShader: BatchShader {
+    var mayDiscard: Bool { maskCutoff >= 0 }
+
+    /// `fragment` for eight fragments.
+    @inline(__always)
+    func shade(_ q: SurfaceVarying8) -> Fragment8 {
+        var nx = q.nx, ny = q.ny, nz = q.nz
+        Shading8.normalize(&nx, &ny, &nz)
+        let vx = q.vx, vy = q.vy, vz = q.vz
+        var br = SIMD8<Float>(repeating: baseColor.x), bg = SIMD8<Float>(repeating: baseColor.y), bb = SIMD8<Float>(repeating: baseColor.z)
+        var alpha = SIMD8<Float>(repeating: material.baseColor.w)
+        if let texture {
+            let (r, g, b, a) = Shading8.sample(texture, u: q.u, v: q.v)
+            br *= Shading8.approximateLinear(r); bg *= Shading8.approximateLinear(g); bb *= Shading8.approximateLinear(b)
+            alpha *= a * (1 / 255 as Float)
+        }
+        let keep = .!(alpha .< maskCutoff)
+        let metallic = material.metallic, dielectric = 1 - metallic
+        let f0Dielectric = 0.04 * dielectric
+        let f0r = f0Dielectric + br * metallic, f0g = f0Dielectric + bg * metallic, f0b = f0Dielectric + bb * metallic
+        var cr = br * dielectric * q.dr, cg = bg * dielectric * q.dg, cb = bb * dielectric * q.db
+        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: shininess)
+        let lc = lighting.color
+        cr += f0r * lc.x * spec; cg += f0g * lc.y * spec; cb += f0b * lc.z * spec
+        let ndv = Shading8.dot(nx, ny, nz, vx, vy, vz)
+        // The environment depends on the reflected direction's y only.
+        let ry = ny * (2 * ndv) - vy
+        let blendT = Shading8.environmentBlend(ry)
+        let g = lighting.ground, sg = lighting.sky - lighting.ground
+        let w = Shading8.schlickWeight(ndv)
+        let er = (g.x + sg.x * blendT) * sharp + blurredEnvironment.x
+        let eg = (g.y + sg.y * blendT) * sharp + blurredEnvironment.y
+        let eb = (g.z + sg.z * blendT) * sharp + blurredEnvironment.z
+        cr += er * (f0r + (1 - f0r) * w) * reflectionWeight
+        cg += eg * (f0g + (1 - f0g) * w) * reflectionWeight
+        cb += eb * (f0b + (1 - f0b) * w) * reflectionWeight
+        if blend {
+            let m = 1 - alpha
+            return Fragment8(addR: cr * alpha, addG: cg * alpha, addB: cb * alpha, mulR: m, mulG: m, mulB: m, keep: keep)
+        }
+        let zero = SIMD8<Float>(repeating: 0)
+        return Fragment8(addR: cr, addG: cg, addB: cb, mulR: zero, mulG: zero, mulB: zero, keep: keep)
+    }
+}

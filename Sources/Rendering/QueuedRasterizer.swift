@@ -1,0 +1,278 @@
+import Imaging
+
+extension Rasterizer {
+    /// `rasterize` for the material shaders, with the same coverage, depth test, anti-aliasing and
+    /// blending, but fragments that pass the depth test are queued (`FragmentQueue`) and shaded eight
+    /// at a time (`BatchShader.shade`), then blended into the image in the order they were queued
+    /// (so fragments of later triangles over the same pixel still land on top). The perspective
+    /// division happens in the batch, one vector reciprocal per eight fragments.
+    ///
+    /// Depth: shaders that never discard write depth as soon as a pixel passes the test (as
+    /// `rasterize`, which writes it when the pixel is shaded, before the next triangle); shaders
+    /// that may discard write it when shaded, and the queue is shaded at the end of every triangle.
+    static func rasterizeQueued<S: BatchShader>(_ triangles: [ScreenTriangle], shader: S,
+                                                color: inout RGBImage, depth: inout DepthBuffer,
+                                                scissor: PixelBounds?, queue: inout FragmentQueue) {
+        precondition(color.width == depth.width && color.height == depth.height, "colour and depth sizes differ")
+        guard color.width > 0 && color.height > 0 else { return }
+        let width = color.width, height = color.height
+        let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+            .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        guard let clip else { return }
+        // Pixel indices are queued as floats (exact below 2^24; integer vector compares compiled badly).
+        guard width * height < 1 << 24 else {
+            rasterize(triangles, shader: shader, color: &color, depth: &depth, scissor: scissor)
+            return
+        }
+        var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
+        ColorTables.toLinear.withUnsafeBufferPointer { toLinear in
+            ColorTables.toSRGB.withUnsafeBufferPointer { toSRGB in
+                color.pixels.withUnsafeMutableBufferPointer { rgb in
+                    depth.values.withUnsafeMutableBufferPointer { z in
+                        queue.varyings.withUnsafeMutableBufferPointer { varyings in
+                        queue.weights.withUnsafeMutableBufferPointer { weights in
+                        queue.coverages.withUnsafeMutableBufferPointer { coverages in
+                        queue.pixels.withUnsafeMutableBufferPointer { pixels in
+                        queue.writesDepth.withUnsafeMutableBufferPointer { writes in
+                            triangles.withUnsafeBufferPointer { tris in
+                                var q = QueueWriter(varyings: varyings.baseAddress!, weights: weights.baseAddress!,
+                                                    coverages: coverages.baseAddress!, pixels: pixels.baseAddress!,
+                                                    writesDepth: writes.baseAddress!, rgb: rgb.baseAddress!,
+                                                    z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!)
+                                for t in tris {
+                                    if let r = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q) {
+                                        box.minX = min(box.minX, r.minX); box.minY = min(box.minY, r.minY)
+                                        box.maxX = max(box.maxX, r.maxX); box.maxY = max(box.maxY, r.maxY)
+                                    }
+                                    if shader.mayDiscard { q.flush(shader) }
+                                }
+                                q.flush(shader)
+                            }
+                        }
+                        }
+                        }
+                        }
+                        }
+                    }
+                }
+            }
+        }
+        if box.maxX >= 0 && shader.writesDepth { depth.markDirty(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) }
+    }
+
+    /// Covers one triangle, queueing the fragments that pass the depth test; its pixel box when any did.
+    @inline(__always)
+    static func queueTriangle<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelBounds,
+                                              z: UnsafeMutableBufferPointer<Float>, queue q: inout QueueWriter) -> PixelBounds? {
+        guard let e = TriangleEdges(t, clip: clip, smoothEdges: t.smoothEdges) else { return nil }
+        let writesDepth = shader.writesDepth, deferDepth = shader.mayDiscard
+        let m = t.smoothEdges
+        let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
+        let t0 = e.t0, t1 = e.t1, t2 = e.t2
+        let s0 = t0 != 0, s1 = t1 != 0, s2 = t2 != 0
+        let k0 = e.k0, k1 = e.k1, k2 = e.k2
+        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
+        var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
+        let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
+        if !unclipped {
+            let s = (v0, v1, v2)
+            v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
+            v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
+            v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
+        }
+        let ox = Float(e.minX), oy = Float(e.minY)
+        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
+        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        let nA = v0 * (a0 * g0) + v1 * (a1 * g1) + v2 * (a2 * g2)
+        let nB = v0 * (b0 * g0) + v1 * (b1 * g1) + v2 * (b2 * g2)
+        let nO = v0 * (eo0 * g0) + v1 * (eo1 * g1) + v2 * (eo2 * g2)
+        var touched = false
+        let ia0 = e.ia0, ia1 = e.ia1, ia2 = e.ia2, minX = e.minX, maxX = e.maxX
+        for py in e.minY...e.maxY {
+            let fy = Float(py)
+            let base0 = b0 * fy + c0, base1 = b1 * fy + c1, base2 = b2 * fy + c2
+            var lo = Float(minX), hi = Float(maxX)
+            if a0 > 0 { lo = max(lo, (t0 - base0) * ia0) } else if a0 < 0 { hi = min(hi, (t0 - base0) * ia0) } else if base0 < t0 { continue }
+            if a1 > 0 { lo = max(lo, (t1 - base1) * ia1) } else if a1 < 0 { hi = min(hi, (t1 - base1) * ia1) } else if base1 < t1 { continue }
+            if a2 > 0 { lo = max(lo, (t2 - base2) * ia2) } else if a2 < 0 { hi = min(hi, (t2 - base2) * ia2) } else if base2 < t2 { continue }
+            guard lo <= hi + 0.02 else { continue }
+            let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
+            guard xStart <= xEnd else { continue }
+            let fx = Float(xStart)
+            var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
+            let dx = fx - ox, dy = fy - oy
+            var w = wO + wA * dx + wB * dy
+            var n = nO + nA * dx + nB * dy
+            let row = py * width
+            for px in xStart...xEnd {
+                let d0 = e0, d1 = e1, d2 = e2, wHere = w, nHere = n
+                e0 += a0; e1 += a1; e2 += a2; w += wA; n = n + nA
+                if d0 < t0 || d1 < t1 || d2 < t2 { continue }
+                let idx = row + px
+                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
+                var coverage: Float = 1
+                // Within half a pixel of a silhouette edge, inside pixels are partly covered too.
+                if m != 0 {
+                    if s0 { coverage = min(coverage, max(0, d0 + 0.5)) }
+                    if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
+                    if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
+                }
+                if inside {
+                    guard wHere > z[idx] else { continue }
+                    touched = true
+                    if writesDepth && !deferDepth { z[idx] = wHere }
+                    q.push(idx, nHere, weight: wHere, coverage: coverage, writesDepth: writesDepth)
+                } else {
+                    // Anti-aliasing fringe: attributes of the nearest point inside (clamped barycentrics).
+                    let l0 = max(d0, 0) * k0, l1 = max(d1, 0) * k1, l2 = max(d2, 0) * k2
+                    let lw0 = max(d0, 0) * g0, lw1 = max(d1, 0) * g1, lw2 = max(d2, 0) * g2
+                    let sum = l0 + l1 + l2, lwSum = lw0 + lw1 + lw2
+                    guard sum > 0 && lwSum > 0 else { continue }
+                    guard lwSum / sum > z[idx] else { continue }
+                    touched = true
+                    let r = 1 / lwSum
+                    let varying = v0 * (lw0 * r) + v1 * (lw1 * r) + v2 * (lw2 * r)
+                    q.push(idx, varying, weight: 1, coverage: coverage, writesDepth: false)
+                }
+                if q.count == FragmentQueue.capacity { q.flush(shader) }
+            }
+        }
+        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+    }
+}
+
+/// The queue being filled during one `rasterizeQueued` call, with the buffers its flush blends into.
+struct QueueWriter {
+    let varyings: UnsafeMutablePointer<SurfaceVarying>
+    let weights: UnsafeMutablePointer<Float>
+    let coverages: UnsafeMutablePointer<Float>
+    let pixels: UnsafeMutablePointer<Float>
+    let writesDepth: UnsafeMutablePointer<Bool>
+    let rgb: UnsafeMutablePointer<UInt8>
+    let z: UnsafeMutablePointer<Float>
+    let toLinear: UnsafePointer<Float>
+    let toSRGB: UnsafePointer<UInt8>
+    var count = 0
+
+    init(varyings: UnsafeMutablePointer<SurfaceVarying>, weights: UnsafeMutablePointer<Float>, coverages: UnsafeMutablePointer<Float>,
+         pixels: UnsafeMutablePointer<Float>, writesDepth: UnsafeMutablePointer<Bool>,
+         rgb: UnsafeMutablePointer<UInt8>, z: UnsafeMutablePointer<Float>, toLinear: UnsafePointer<Float>, toSRGB: UnsafePointer<UInt8>) {
+        self.varyings = varyings
+        self.weights = weights
+        self.coverages = coverages
+        self.pixels = pixels
+        self.writesDepth = writesDepth
+        self.rgb = rgb
+        self.z = z
+        self.toLinear = toLinear
+        self.toSRGB = toSRGB
+    }
+
+    @inline(__always)
+    mutating func push(_ pixel: Int, _ n: SurfaceVarying, weight: Float, coverage: Float, writesDepth depth: Bool) {
+        let k = count
+        varyings[k] = n
+        weights[k] = weight
+        coverages[k] = coverage
+        pixels[k] = Float(pixel)
+        writesDepth[k] = depth
+        count = k + 1
+    }
+
+    /// Shades the queued fragments and blends them into the image in queue order; empties the queue.
+    /// Kept out of line so that the pixel loop around it keeps its registers.
+    @inline(never)
+    mutating func flush<S: BatchShader>(_ shader: S) {
+        guard count > 0 else { return }
+        var k = 0
+        while k < count {
+            flushBatch(shader, at: k, lanes: min(8, count - k))
+            k += 8
+        }
+        count = 0
+    }
+
+    /// Shades and blends the fragments in slots k ..< k + lanes (lanes <= 8).
+    @inline(__always)
+    func flushBatch<S: BatchShader>(_ shader: S, at k: Int, lanes: Int) {
+        let steps = Float(ColorTables.encodeSteps)
+        // Lanes past `lanes` hold stale values: shaded, never blended.
+        let v = UnsafeRawPointer(varyings + k).assumingMemoryBound(to: SIMD4<Float>.self)
+        @inline(__always) func gather(_ register: Int, _ lane: Int) -> SIMD8<Float> {
+            // Fragment i's varying is registers 3i, 3i + 1, 3i + 2.
+            SIMD8<Float>(v[register][lane], v[3 + register][lane], v[6 + register][lane], v[9 + register][lane],
+                         v[12 + register][lane], v[15 + register][lane], v[18 + register][lane], v[21 + register][lane])
+        }
+        let r = 1 / UnsafeRawPointer(weights + k).loadUnaligned(as: SIMD8<Float>.self)
+        let batch = SurfaceVarying8(vx: gather(0, 0) * r, vy: gather(0, 1) * r, vz: gather(0, 2) * r,
+                                    nx: gather(1, 0) * r, ny: gather(1, 1) * r, nz: gather(1, 2) * r,
+                                    u: gather(0, 3) * r, v: gather(1, 3) * r,
+                                    dr: gather(2, 0) * r, dg: gather(2, 1) * r, db: gather(2, 2) * r)
+        let f = shader.shade(batch)
+        let coverage = UnsafeRawPointer(coverages + k).loadUnaligned(as: SIMD8<Float>.self)
+        // Lanes past `lanes` get distinct negative pixel indices (never read or written).
+        for lane in lanes..<8 { pixels[k + lane] = Float(-1 - lane) }
+        let idx = UnsafeRawPointer(pixels + k).loadUnaligned(as: SIMD8<Float>.self)
+        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
+        let partial = coverage .< one
+        // (Stale lanes may make this true for nothing: it only costs the reads.)
+        // (`.==` and `.!=` on vectors compiled to lane-by-lane loops here; `.<` and `.>` to one instruction.)
+        @inline(__always) func nonzero(_ x: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (x .< zero) .| (x .> zero) }
+        let readsDestination = any(partial .| nonzero(f.mulR) .| nonzero(f.mulG) .| nonzero(f.mulB))
+        // Two fragments for one pixel in a batch (two triangles meeting there): the later must blend
+        // over the earlier's result, so blend lane by lane.
+        var distinct = true
+        if readsDestination {
+            let i = idx
+            @inline(__always) func differs(_ r: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (i .< r) .| (i .> r) }
+            distinct = all(differs(SIMD8(i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[0]))
+                .& differs(SIMD8(i[2], i[3], i[4], i[5], i[6], i[7], i[0], i[1]))
+                .& differs(SIMD8(i[3], i[4], i[5], i[6], i[7], i[0], i[1], i[2]))
+                .& differs(SIMD8(i[4], i[5], i[6], i[7], i[0], i[1], i[2], i[3])))
+        }
+        let deferDepth = shader.mayDiscard
+        if distinct {
+            var outR = f.addR, outG = f.addG, outB = f.addB
+            if readsDestination {
+                // Built from scalars in registers (writing lanes one by one went through memory).
+                @inline(__always) func d(_ lane: Int, _ channel: Int) -> Float {
+                    lane < lanes ? toLinear[Int(rgb[3 * Int(idx[lane]) + channel])] : 0
+                }
+                let dR = SIMD8<Float>(d(0, 0), d(1, 0), d(2, 0), d(3, 0), d(4, 0), d(5, 0), d(6, 0), d(7, 0))
+                let dG = SIMD8<Float>(d(0, 1), d(1, 1), d(2, 1), d(3, 1), d(4, 1), d(5, 1), d(6, 1), d(7, 1))
+                let dB = SIMD8<Float>(d(0, 2), d(1, 2), d(2, 2), d(3, 2), d(4, 2), d(5, 2), d(6, 2), d(7, 2))
+                outR += dR * f.mulR; outG += dG * f.mulG; outB += dB * f.mulB
+                outR.replace(with: dR + (outR - dR) * coverage, where: partial)
+                outG.replace(with: dG + (outG - dG) * coverage, where: partial)
+                outB.replace(with: dB + (outB - dB) * coverage, where: partial)
+            }
+            let eR = Shading8.clamp01(outR) * steps + 0.5, eG = Shading8.clamp01(outG) * steps + 0.5, eB = Shading8.clamp01(outB) * steps + 0.5
+            for lane in 0..<lanes where f.keep[lane] {
+                let p = Int(idx[lane])
+                if deferDepth && writesDepth[k + lane] { z[p] = weights[k + lane] }
+                let o = 3 * p
+                rgb[o] = toSRGB[Int(eR[lane])]
+                rgb[o + 1] = toSRGB[Int(eG[lane])]
+                rgb[o + 2] = toSRGB[Int(eB[lane])]
+            }
+            return
+        }
+        for lane in 0..<lanes where f.keep[lane] {
+            let p = Int(idx[lane])
+            if deferDepth && writesDepth[k + lane] { z[p] = weights[k + lane] }
+            let o = 3 * p
+            var out = SIMD3<Float>(f.addR[lane], f.addG[lane], f.addB[lane])
+            let mul = SIMD3<Float>(f.mulR[lane], f.mulG[lane], f.mulB[lane])
+            let cov = coverage[lane]
+            if cov < 1 || mul != .zero {
+                let dst = SIMD3<Float>(toLinear[Int(rgb[o])], toLinear[Int(rgb[o + 1])], toLinear[Int(rgb[o + 2])])
+                out += dst * mul
+                if cov < 1 { out = dst + (out - dst) * cov }
+            }
+            let e = SIMD3<Float>(min(max(out.x, 0), 1), min(max(out.y, 0), 1), min(max(out.z, 0), 1)) * steps + 0.5
+            rgb[o] = toSRGB[Int(e.x)]
+            rgb[o + 1] = toSRGB[Int(e.y)]
+            rgb[o + 2] = toSRGB[Int(e.z)]
+        }
+    }
+}
