@@ -47,9 +47,10 @@ public final class IrisLocator {
 
     public init() {
         radii = stride(from: Float(0.15), through: 0.3001, by: 0.0125).map { $0 * 32 }
+        // Separate buffers (not copies of one), so the first frame does not pay for copy-on-write.
         patch = [Float](repeating: 0, count: 48 * 32)
-        gu = patch
-        gv = patch
+        gu = [Float](repeating: 0, count: 48 * 32)
+        gv = [Float](repeating: 0, count: 48 * 32)
         scores = [Float](repeating: 0, count: (2 * 10 + 1) * (2 * 6 + 1) * radii.count)
         integral = [Float](repeating: 0, count: 49 * 33)
         for r in radii {
