@@ -31,45 +31,72 @@ public struct PerspectivePointSolver: Sendable {
     public func refine(imagePoints: [SIMD2<Double>], camera: CameraIntrinsics, initial: RigidTransform, huberPx: Double) -> Result? {
         let n = model.count
         guard imagePoints.count == n, n >= 4 else { return nil }
-        var pose = initial
         var residuals = [SIMD2<Double>](repeating: .zero, count: n)
-        guard var cost = evaluate(pose, imagePoints, camera, huberPx, &residuals) else { return nil }
+        var trial = [SIMD2<Double>](repeating: .zero, count: n)
+        let fit = imagePoints.withUnsafeBufferPointer { observed in
+            residuals.withUnsafeMutableBufferPointer { r in
+                trial.withUnsafeMutableBufferPointer { t in
+                    refine(observed, camera: camera, initial: initial, huberPx: huberPx, residuals: r, trial: t)
+                }
+            }
+        }
+        guard let fit else { return nil }
+        return Result(pose: fit.pose, residuals: residuals, iterations: fit.iterations)
+    }
+
+    /// `refine(imagePoints:camera:initial:huberPx:)` on caller storage, allocation-free: the final
+    /// residuals are written to `residuals`; `trial` (same length) is scratch for rejected steps.
+    func refine(_ observed: UnsafeBufferPointer<SIMD2<Double>>, camera: CameraIntrinsics, initial: RigidTransform, huberPx: Double,
+                residuals: UnsafeMutableBufferPointer<SIMD2<Double>>, trial: UnsafeMutableBufferPointer<SIMD2<Double>>)
+        -> (pose: RigidTransform, iterations: Int)? {
+        let n = model.count
+        guard observed.count == n, residuals.count == n, trial.count == n, n >= 4 else { return nil }
+        var current = residuals, spare = trial
+        var pose = initial
+        guard var cost = evaluate(pose, observed, camera, huberPx, current) else { return nil }
         var lambda = 1e-3
         var iterations = 0
-        var h = [Double](repeating: 0, count: 36), g = [Double](repeating: 0, count: 6)
-        var trial = residuals
-        while iterations < maxIterations {
-            iterations += 1
-            buildNormalEquations(pose, camera, residuals, huberPx, &h, &g)
-            var improved = false
-            for _ in 0..<8 {
-                var a = h
-                for k in 0..<6 { a[k * 6 + k] += lambda * max(h[k * 6 + k], 1e-9) }
-                guard let step = Self.solve6(a, g.map { -$0 }) else { lambda *= 10; continue }
-                let candidate = RigidTransform(
-                    rotation: Rotation(rotationVector: SIMD3(step[0], step[1], step[2])) * pose.rotation,
-                    translation: pose.translation + SIMD3(step[3], step[4], step[5]))
-                if let c = evaluate(candidate, imagePoints, camera, huberPx, &trial), c < cost {
-                    let gain = cost - c
-                    pose = candidate
-                    swap(&residuals, &trial)
-                    cost = c
-                    lambda = max(lambda / 10, 1e-9)
-                    improved = true
-                    let stepSize = SIMD3(step[0], step[1], step[2]).length
-                    if gain < 1e-10 * max(cost, 1e-12) || stepSize < 1e-10 { return Result(pose: pose, residuals: residuals, iterations: iterations) }
-                    break
+        // h, g: normal equations; a, b: the damped system; x: its solution (6x6: on the stack).
+        let outcome = withUnsafeTemporaryAllocation(of: Double.self, capacity: 90) { buffer -> (RigidTransform, Int) in
+            let h = buffer.baseAddress!, g = h + 36, a = g + 6, b = a + 36, x = b + 6
+            while iterations < maxIterations {
+                iterations += 1
+                buildNormalEquations(pose, camera, UnsafeBufferPointer(current), huberPx, h, g)
+                var improved = false
+                for _ in 0..<8 {
+                    for k in 0..<36 { a[k] = h[k] }
+                    for k in 0..<6 { a[k * 6 + k] += lambda * max(h[k * 6 + k], 1e-9) }
+                    for k in 0..<6 { b[k] = -g[k] }
+                    guard Self.solve6(a, b, x) else { lambda *= 10; continue }
+                    let candidate = RigidTransform(
+                        rotation: Rotation(rotationVector: SIMD3(x[0], x[1], x[2])) * pose.rotation,
+                        translation: pose.translation + SIMD3(x[3], x[4], x[5]))
+                    if let c = evaluate(candidate, observed, camera, huberPx, spare), c < cost {
+                        let gain = cost - c
+                        pose = candidate
+                        swap(&current, &spare)
+                        cost = c
+                        lambda = max(lambda / 10, 1e-9)
+                        improved = true
+                        let stepSize = SIMD3(x[0], x[1], x[2]).length
+                        if gain < 1e-10 * max(cost, 1e-12) || stepSize < 1e-10 { return (pose, iterations) }
+                        break
+                    }
+                    lambda *= 10
                 }
-                lambda *= 10
+                if !improved { break }
             }
-            if !improved { break }
+            return (pose, iterations)
         }
-        return Result(pose: pose, residuals: residuals, iterations: iterations)
+        if current.baseAddress != residuals.baseAddress {
+            for i in 0..<n { residuals[i] = current[i] }
+        }
+        return (outcome.0, outcome.1)
     }
 
     /// Weighted Huber cost; fills the residuals; nil when a point is at or behind the camera.
-    private func evaluate(_ pose: RigidTransform, _ observed: [SIMD2<Double>], _ camera: CameraIntrinsics,
-                          _ huber: Double, _ residuals: inout [SIMD2<Double>]) -> Double? {
+    private func evaluate(_ pose: RigidTransform, _ observed: UnsafeBufferPointer<SIMD2<Double>>, _ camera: CameraIntrinsics,
+                          _ huber: Double, _ residuals: UnsafeMutableBufferPointer<SIMD2<Double>>) -> Double? {
         var cost = 0.0
         let m = pose.rotation.matrix
         for i in 0..<model.count {
@@ -84,8 +111,8 @@ public struct PerspectivePointSolver: Sendable {
         return cost
     }
 
-    private func buildNormalEquations(_ pose: RigidTransform, _ camera: CameraIntrinsics, _ residuals: [SIMD2<Double>],
-                                      _ huber: Double, _ h: inout [Double], _ g: inout [Double]) {
+    private func buildNormalEquations(_ pose: RigidTransform, _ camera: CameraIntrinsics, _ residuals: UnsafeBufferPointer<SIMD2<Double>>,
+                                      _ huber: Double, _ h: UnsafeMutablePointer<Double>, _ g: UnsafeMutablePointer<Double>) {
         for k in 0..<36 { h[k] = 0 }
         for k in 0..<6 { g[k] = 0 }
         let m = pose.rotation.matrix
@@ -101,8 +128,9 @@ public struct PerspectivePointSolver: Sendable {
             let du = SIMD3(camera.fx * iz, 0, -camera.fx * p.x * iz * iz)
             let dv = SIMD3(0, camera.fy * iz, -camera.fy * p.y * iz * iz)
             // d(p)/d(δω) = −[q]×, so d(u)/d(δω) = −duᵀ[q]× = (q × du)ᵀ... written out: du · (δω × q) = δω · (q × du).
-            let ju = [q.cross(du).x, q.cross(du).y, q.cross(du).z, du.x, du.y, du.z]
-            let jv = [q.cross(dv).x, q.cross(dv).y, q.cross(dv).z, dv.x, dv.y, dv.z]
+            let qu = q.cross(du), qv = q.cross(dv)
+            let ju = SIMD8<Double>(qu.x, qu.y, qu.z, du.x, du.y, du.z, 0, 0)
+            let jv = SIMD8<Double>(qv.x, qv.y, qv.z, dv.x, dv.y, dv.z, 0, 0)
             for a in 0..<6 {
                 g[a] += w * (ju[a] * r.x + jv[a] * r.y)
                 for b in a..<6 { h[a * 6 + b] += w * (ju[a] * ju[b] + jv[a] * jv[b]) }
@@ -111,16 +139,16 @@ public struct PerspectivePointSolver: Sendable {
         for a in 0..<6 { for b in 0..<a { h[a * 6 + b] = h[b * 6 + a] } }
     }
 
-    /// Gaussian elimination with partial pivoting on a 6x6 system; nil if singular.
-    static func solve6(_ matrix: [Double], _ rhs: [Double]) -> [Double]? {
-        var a = matrix, b = rhs
+    /// Gaussian elimination with partial pivoting on the 6x6 system `a x = b` (row-major `a`, both
+    /// overwritten); false if singular or the solution is not finite.
+    static func solve6(_ a: UnsafeMutablePointer<Double>, _ b: UnsafeMutablePointer<Double>, _ x: UnsafeMutablePointer<Double>) -> Bool {
         for col in 0..<6 {
             var pivot = col
             for r in (col + 1)..<6 where abs(a[r * 6 + col]) > abs(a[pivot * 6 + col]) { pivot = r }
-            guard abs(a[pivot * 6 + col]) > 1e-300 else { return nil }
+            guard abs(a[pivot * 6 + col]) > 1e-300 else { return false }
             if pivot != col {
-                for k in 0..<6 { a.swapAt(col * 6 + k, pivot * 6 + k) }
-                b.swapAt(col, pivot)
+                for k in 0..<6 { let t = a[col * 6 + k]; a[col * 6 + k] = a[pivot * 6 + k]; a[pivot * 6 + k] = t }
+                let t = b[col]; b[col] = b[pivot]; b[pivot] = t
             }
             for r in (col + 1)..<6 {
                 let f = a[r * 6 + col] / a[col * 6 + col]
@@ -129,12 +157,13 @@ public struct PerspectivePointSolver: Sendable {
                 b[r] -= f * b[col]
             }
         }
-        var x = [Double](repeating: 0, count: 6)
+        for k in 0..<6 { x[k] = 0 }
         for r in stride(from: 5, through: 0, by: -1) {
             var s = b[r]
             for k in (r + 1)..<6 { s -= a[r * 6 + k] * x[k] }
             x[r] = s / a[r * 6 + r]
         }
-        return x.allSatisfy(\.isFinite) ? x : nil
+        for k in 0..<6 where !x[k].isFinite { return false }
+        return true
     }
 }

@@ -9,6 +9,11 @@ import Geometry
 public enum WeakPerspectivePose {
     /// `normalised` are undistorted normalised image coordinates (x/z, y/z); `weights` ≥ 0.
     public static func solve(model: [SIMD3<Double>], normalised: [SIMD2<Double>], weights: [Double]) -> RigidTransform? {
+        normalised.withUnsafeBufferPointer { solve(model: model, normalised: $0, weights: weights) }
+    }
+
+    /// The same on caller storage (the pose estimator's reused workspace).
+    static func solve(model: [SIMD3<Double>], normalised: UnsafeBufferPointer<SIMD2<Double>>, weights: [Double]) -> RigidTransform? {
         let n = model.count
         guard n >= 4, normalised.count == n, weights.count == n else { return nil }
         var wsum = 0.0

@@ -11,6 +11,7 @@ import Geometry
 ///
 /// Speeds are normalised: translation speeds are in face sizes per second (`faceSizeMM`, at the
 /// current depth), rotation speed is in radians per second, so one tuning holds at any distance.
+/// The state is a few fixed-size values: filtering allocates nothing.
 public struct PoseFilter: Sendable {
     /// The lateral (image-direction) translation filter.
     public var translation: OneEuroParameters
@@ -19,7 +20,7 @@ public struct PoseFilter: Sendable {
     public var rotation: OneEuroParameters
     /// The face size used to normalise translation speed (≈ the biocular width).
     public var faceSizeMM = 90.0
-    private var translationFilter: VectorOneEuroFilter
+    private var translationFilter = PlanarOneEuroFilter()
     private var depthFilter: OneEuroFilter
     private var filtered: Rotation?
     private var rotationSpeed = 0.0
@@ -33,7 +34,6 @@ public struct PoseFilter: Sendable {
         self.translation = translation
         self.rotation = rotation
         self.depth = depth ?? translation
-        self.translationFilter = VectorOneEuroFilter(parameters: translation)
         self.depthFilter = OneEuroFilter(parameters: depth ?? translation)
     }
 
@@ -46,14 +46,13 @@ public struct PoseFilter: Sendable {
     }
 
     public mutating func filter(_ pose: RigidTransform, time: Double) -> RigidTransform {
-        translationFilter.parameters = translation
         depthFilter.parameters = depth
         let p = pose.translation
         let t: SIMD3<Double>
         if p.z > 1e-3, p.z.isFinite {
             // d(x/z) · z is a lateral speed in mm; d(ln z) · z a depth speed in mm.
             let scale = faceSizeMM / p.z
-            let direction = translationFilter.filter([p.x / p.z, p.y / p.z], time: time, speedScale: scale)
+            let direction = translationFilter.filter(SIMD2(p.x / p.z, p.y / p.z), time: time, speedScale: scale, parameters: translation)
             let z = Foundation.exp(depthFilter.filter(Foundation.log(p.z), time: time, speedScale: scale))
             t = SIMD3(direction[0] * z, direction[1] * z, z)
         } else {
