@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
-        .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "Geometry", "Imaging"]),
+        .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),

@@ -92,31 +92,54 @@ public final class TryOnRenderer {
     /// `headWidthScales` (one per pose, default 1) widen or narrow the head (see the type's notes).
     public func render(cameraFromFace poses: [RigidTransform], headWidthScales: [Double]? = nil, lightings: [Lighting]? = nil, intrinsics: CameraIntrinsics,
                        into image: inout RGBImage) {
-        var camera = Self.camera(intrinsics)
-        camera.width = image.width
-        camera.height = image.height
-        scene.beginFrame(width: image.width, height: image.height)
+        let camera = beginFrame(intrinsics, image)
         defer { scene.scissor = nil }
         for (i, pose) in poses.enumerated() {
-            let face = Self.transform(pose)
-            scene.lighting = lightingMode == .fixed ? fixedLighting : (lightings.flatMap { i < $0.count ? $0[i] : nil } ?? fixedLighting)
-            let (mesh, faceFromGlasses, scale) = glasses(forHeadWidth: headWidthScales.map { i < $0.count ? $0[i] : 1 } ?? 1)
-            let modelView = face * faceFromGlasses
-            guard let box = scene.screenBounds(of: mesh, modelToWorld: modelView, camera: camera) else { continue }
-            scene.scissor = box
-            if occlusion {
-                let head = scale == 1 ? face : face * Transform3D(columns: SIMD3(Float(scale), 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
-                scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image)
-            }
-            scene.draw(mesh, modelToWorld: modelView, camera: camera, into: &image)
+            let lighting = lightingMode == .fixed ? fixedLighting : (lightings.flatMap { i < $0.count ? $0[i] : nil } ?? fixedLighting)
+            drawFace(pose, headWidthScale: headWidthScales.map { i < $0.count ? $0[i] : 1 } ?? 1, lighting: lighting, camera: camera, into: &image)
         }
     }
 
     /// Renders the glasses on every anchor that is not lost, lit by `lights[anchor.id]` (see `lightingMode`), each at its observed head width.
     public func render(_ anchors: [FaceAnchor], lights: [Int: LightEstimate] = [:], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
-        let shown = anchors.filter { $0.state != .lost }
-        render(cameraFromFace: shown.map(\.cameraFromFace), headWidthScales: followsHeadWidth ? shown.map(\.headWidthScale) : nil,
-               lightings: shown.map { lights[$0.id].map(Lighting.init(estimate:)) ?? fixedLighting },
-               intrinsics: intrinsics, into: &image)
+        render(anchors, intrinsics: intrinsics, into: &image) { lights[$0] }
+    }
+
+    /// The same with the lights as `LightTracker`'s `into:` forms report them (one entry per face id);
+    /// builds no per-frame arrays.
+    public func render(_ anchors: [FaceAnchor], lights: [LightTracker.FaceLight], intrinsics: CameraIntrinsics, into image: inout RGBImage) {
+        render(anchors, intrinsics: intrinsics, into: &image) { id in lights.first { $0.faceID == id }?.estimate }
+    }
+
+    private func render(_ anchors: [FaceAnchor], intrinsics: CameraIntrinsics, into image: inout RGBImage, light: (Int) -> LightEstimate?) {
+        let camera = beginFrame(intrinsics, image)
+        defer { scene.scissor = nil }
+        for a in anchors where a.state != .lost {
+            let lighting = lightingMode == .fixed ? fixedLighting : (light(a.id).map(Lighting.init(estimate:)) ?? fixedLighting)
+            drawFace(a.cameraFromFace, headWidthScale: followsHeadWidth ? a.headWidthScale : 1, lighting: lighting, camera: camera, into: &image)
+        }
+    }
+
+    private func beginFrame(_ intrinsics: CameraIntrinsics, _ image: RGBImage) -> PinholeCamera {
+        var camera = Self.camera(intrinsics)
+        camera.width = image.width
+        camera.height = image.height
+        scene.beginFrame(width: image.width, height: image.height)
+        return camera
+    }
+
+    /// One face: the head occluder (depth only) then the glasses, both clipped to the glasses' screen box.
+    private func drawFace(_ pose: RigidTransform, headWidthScale: Double, lighting: Lighting, camera: PinholeCamera, into image: inout RGBImage) {
+        let face = Self.transform(pose)
+        scene.lighting = lighting
+        let (mesh, faceFromGlasses, scale) = glasses(forHeadWidth: headWidthScale)
+        let modelView = face * faceFromGlasses
+        guard let box = scene.screenBounds(of: mesh, modelToWorld: modelView, camera: camera) else { return }
+        scene.scissor = box
+        if occlusion {
+            let head = scale == 1 ? face : face * Transform3D(columns: SIMD3(Float(scale), 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
+            scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image)
+        }
+        scene.draw(mesh, modelToWorld: modelView, camera: camera, into: &image)
     }
 }

@@ -30,78 +30,89 @@ struct DominantLightFit {
     }
 
     /// Fits the model to `count` samples with unit normals `normals` and linear colours `targets`
-    /// (colour over albedo); `keep` masks samples out.
+    /// (colour over albedo); `keep` masks samples out. `packedNormals` and `packedLuminance` (room
+    /// for `count` each) are scratch for the kept samples, so the fit allocates nothing.
     static func fit(normals: UnsafeBufferPointer<SIMD3<Float>>, targets: UnsafeBufferPointer<SIMD3<Float>>,
-                    keep: UnsafeBufferPointer<Bool>, count: Int) -> DominantLightFit? {
+                    keep: UnsafeBufferPointer<Bool>, count: Int,
+                    packedNormals np: UnsafeMutablePointer<SIMD3<Float>>, packedLuminance lp: UnsafeMutablePointer<Float>) -> DominantLightFit? {
         // The kept samples, packed: normals and luminance for the direction search.
-        var ns = [SIMD3<Float>](), ls = [Float]()
-        ns.reserveCapacity(count); ls.reserveCapacity(count)
+        var n = 0
         var sumB = SIMD3<Float>.zero, sumL: Float = 0, sumLL: Float = 0
         for i in 0..<count where keep[i] {
             let l = ColorTemperature.luminance(targets[i])
-            ns.append(normals[i]); ls.append(l)
+            np[n] = normals[i]; lp[n] = l
+            n += 1
             sumB += targets[i]; sumL += l; sumLL += l * l
         }
-        let n = ns.count
         guard n >= 3 else { return nil }
         let count1 = Float(n)
-        return ns.withUnsafeBufferPointer { np in
-            ls.withUnsafeBufferPointer { lp in
-                // Residual of the luminance fit along direction d (smaller is better).
-                func residual(_ d: SIMD3<Float>) -> Float {
-                    var sf: Float = 0, sff: Float = 0, sfl: Float = 0
-                    for i in 0..<n {
-                        let m = np[i]
-                        let v = f(m.x * d.x + m.y * d.y + m.z * d.z)
-                        sf += v; sff += v * v; sfl += v * lp[i]
-                    }
-                    let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
-                    return sumLL - a * sumL - k * sfl
-                }
-                @inline(__always) func allowed(_ d: SIMD3<Float>) -> Bool { d.z <= maximumBehind }
-                // Coarse search, then a local refinement from each of the three best lattice
-                // directions (the residual can have a second basin).
-                var coarse: [(Float, SIMD3<Float>)] = lattice.map { (residual($0), $0) }
-                coarse.sort { $0.0 < $1.0 }
-                var best = coarse[0].1, bestR = coarse[0].0
-                for (startR, start) in coarse.prefix(3) {
-                    var d0 = start, r0 = startR
-                    var step: Float = 0.15
-                    for _ in 0..<5 {
-                        let helper: SIMD3<Float> = abs(d0.x) < 0.9 ? [1, 0, 0] : [0, 1, 0]
-                        var u = helper - d0 * (helper * d0).sum()
-                        u /= (u * u).sum().squareRoot()
-                        let v = SIMD3<Float>(d0.y * u.z - d0.z * u.y, d0.z * u.x - d0.x * u.z, d0.x * u.y - d0.y * u.x)
-                        var improved = true
-                        while improved {
-                            improved = false
-                            for k in 0..<4 {
-                                let t = (k < 2 ? u : v) * (k % 2 == 0 ? step : -step)
-                                var d = d0 + t
-                                d /= (d * d).sum().squareRoot()
-                                guard allowed(d) else { continue }
-                                let r = residual(d)
-                                if r < r0 { r0 = r; d0 = d; improved = true }
-                            }
-                        }
-                        step *= 0.4
-                    }
-                    if r0 < bestR { bestR = r0; best = d0 }
-                }
-                // Per-channel ambient and intensity along the chosen direction.
-                var sf: Float = 0, sff: Float = 0, sfb = SIMD3<Float>.zero
-                for i in 0..<count where keep[i] {
-                    let v = f((normals[i] * best).sum())
-                    sf += v; sff += v * v; sfb += targets[i] * v
-                }
-                var ambient = SIMD3<Float>.zero, k = SIMD3<Float>.zero
-                for c in 0..<3 {
-                    let (a, kc) = solve(n: count1, sf: sf, sff: sff, sb: sumB[c], sfb: sfb[c])
-                    ambient[c] = a; k[c] = kc
-                }
-                return DominantLightFit(towardsLight: best, ambient: ambient, intensityOverPi: k)
+        // Residual of the luminance fit along direction d (smaller is better).
+        func residual(_ d: SIMD3<Float>) -> Float {
+            var sf: Float = 0, sff: Float = 0, sfl: Float = 0
+            for i in 0..<n {
+                let m = np[i]
+                let v = f(m.x * d.x + m.y * d.y + m.z * d.z)
+                sf += v; sff += v * v; sfl += v * lp[i]
             }
+            let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
+            return sumLL - a * sumL - k * sfl
         }
+        @inline(__always) func allowed(_ d: SIMD3<Float>) -> Bool { d.z <= maximumBehind }
+        // Coarse search, then a local refinement from each of the three best lattice directions
+        // (the residual can have a second basin). The three best are kept as a stable sort by
+        // residual would order them (ties in lattice order).
+        var top = (SIMD3<Float>(repeating: .infinity), SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
+        var found = 0
+        for d in lattice {
+            let r = residual(d)
+            if found == 3 && !(r < top.0[2]) { continue }
+            var slot = found < 3 ? found : 2
+            while slot > 0 && r < top.0[slot - 1] { slot -= 1 }
+            for s in stride(from: min(found, 2), to: slot, by: -1) {
+                top.0[s] = top.0[s - 1]
+                switch s { case 2: top.3 = top.2; default: top.2 = top.1 }
+            }
+            top.0[slot] = r
+            switch slot { case 0: top.1 = d; case 1: top.2 = d; default: top.3 = d }
+            found = min(found + 1, 3)
+        }
+        var best = top.1, bestR = top.0[0]
+        for start in 0..<found {
+            var d0 = start == 0 ? top.1 : start == 1 ? top.2 : top.3, r0 = top.0[start]
+            var step: Float = 0.15
+            for _ in 0..<5 {
+                let helper: SIMD3<Float> = abs(d0.x) < 0.9 ? [1, 0, 0] : [0, 1, 0]
+                var u = helper - d0 * (helper * d0).sum()
+                u /= (u * u).sum().squareRoot()
+                let v = SIMD3<Float>(d0.y * u.z - d0.z * u.y, d0.z * u.x - d0.x * u.z, d0.x * u.y - d0.y * u.x)
+                var improved = true
+                while improved {
+                    improved = false
+                    for k in 0..<4 {
+                        let t = (k < 2 ? u : v) * (k % 2 == 0 ? step : -step)
+                        var d = d0 + t
+                        d /= (d * d).sum().squareRoot()
+                        guard allowed(d) else { continue }
+                        let r = residual(d)
+                        if r < r0 { r0 = r; d0 = d; improved = true }
+                    }
+                }
+                step *= 0.4
+            }
+            if r0 < bestR { bestR = r0; best = d0 }
+        }
+        // Per-channel ambient and intensity along the chosen direction.
+        var sf: Float = 0, sff: Float = 0, sfb = SIMD3<Float>.zero
+        for i in 0..<count where keep[i] {
+            let v = f((normals[i] * best).sum())
+            sf += v; sff += v * v; sfb += targets[i] * v
+        }
+        var ambient = SIMD3<Float>.zero, k = SIMD3<Float>.zero
+        for c in 0..<3 {
+            let (a, kc) = solve(n: count1, sf: sf, sff: sff, sb: sumB[c], sfb: sfb[c])
+            ambient[c] = a; k[c] = kc
+        }
+        return DominantLightFit(towardsLight: best, ambient: ambient, intensityOverPi: k)
     }
 
     /// Least squares for a + k f ≈ b with a, k ≥ 0, from the sums over the samples.

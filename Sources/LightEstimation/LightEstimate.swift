@@ -28,11 +28,14 @@ public struct LightEstimate: Sendable, Equatable {
     public var ambientColorTemperature: Float
     /// Skin samples the fit used (after rejection).
     public var sampleCount: Int
+    /// True for an estimate from a gray frame (`LightEstimator.estimate(gray:...)`): the light is
+    /// neutral by construction and `ambientColorTemperature` (6504 K) is not a measurement.
+    public var isLuminanceOnly = false
 
     public init(light: SphericalHarmonicLight, sampleCount: Int) {
         self.light = light
         self.sampleCount = sampleCount
-        let l = light.coefficients
+        let l = light
         let lum = { (c: SIMD3<Float>) in ColorTemperature.luminance(c) }
         let band1 = SIMD3<Float>(lum(l[3]), lum(l[1]), lum(l[2]))
         let length = (band1 * band1).sum().squareRoot()
@@ -52,7 +55,7 @@ public struct LightEstimate: Sendable, Equatable {
     /// RGB irradiance/π of the primary light (per channel: the first-order band projected on the
     /// primary direction), for a renderer's key light; non-negative.
     public var primaryLightColor: SIMD3<Float> {
-        let l = light.coefficients, d = towardsLight
+        let l = light, d = towardsLight
         let c = (l[3] * d.x + l[1] * d.y + l[2] * d.z) / 0.488603 / Float.pi
         return SIMD3<Float>(max(c.x, 0), max(c.y, 0), max(c.z, 0))
     }

@@ -68,6 +68,14 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(estimator.estimate(image: image, cameraFromFace: LightingScene.pose, intrinsics: LightingScene.intrinsics))
         }
     }
+    let gray = GrayImage(luma: image)
+    precondition(estimator.estimate(gray: gray, cameraFromFace: LightingScene.pose, intrinsics: LightingScene.intrinsics) != nil,
+                 "the benchmark face gives no gray estimate")
+    Benchmark("Light estimate per face, gray frame (tracking path, luminance only)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(estimator.estimate(gray: gray, cameraFromFace: LightingScene.pose, intrinsics: LightingScene.intrinsics))
+        }
+    }
     Benchmark("Light estimate + temporal smoothing per face") { benchmark in
         let tracker = LightTracker(estimator: estimator)
         var t = 0.0
