@@ -241,7 +241,7 @@ public final class FaceTracker {
             track.poseFilter.translation = configuration.poseTranslationFilter
             track.poseFilter.rotation = configuration.poseRotationFilter
             track.poseFilter.depth = configuration.poseDepthFilter
-            anchor.landmarks = track.landmarkFilter.filter(track.rawLandmarks, time: time, faceSize: max(faceSize, 1))
+            track.landmarkFilter.filter(track.rawLandmarks, time: time, faceSize: max(faceSize, 1), into: &anchor.landmarks)
             transform = track.poseFilter.filter(transform, time: time)
         } else {
             Self.copy(track.rawLandmarks, into: &anchor.landmarks)
