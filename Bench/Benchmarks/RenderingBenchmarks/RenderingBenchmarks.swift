@@ -4,17 +4,23 @@
 // Issue 6 bar: Khronos sunglasses <= 4 ms, a procedural frame <= 2 ms, one core (the try-on always
 // draws the head occluder too). Wall clock, µs, p0 / p50, 2-core VM shared with other jobs:
 //
-// | scene (1280x720)                          | quiet, before (22 Nov a.m.) | after, 22 Nov 10:24 UTC, load 5-7 |
-// |-------------------------------------------|-----------------------------|-----------------------------------|
-// | Khronos sunglasses                        | p50 3756                    | 3208 / 3461                       |
-// | Khronos sunglasses + head occluder        | p50 4383                    | 3327 / 3998                       |
-// | procedural rectangular 52□18-140          | p50 2099                    | 1708 / 1823                       |
-// | procedural rectangular + head occluder    | p50 2718                    | 1854 / 1956                       |
+// | scene (1280x720)                          | quiet, before (22 Nov a.m.) | 22 Nov 10:24 UTC, load 5-7 | batched, 22 Nov 13:47 UTC, load 4-5 |
+// |-------------------------------------------|-----------------------------|----------------------------|-------------------------------------|
+// | Khronos sunglasses                        | p50 3756                    | 3208 / 3461                | 2324 / 2388                         |
+// | Khronos sunglasses + head occluder        | p50 4383                    | 3327 / 3998                | 2497 / 2556                         |
+// | procedural rectangular 52□18-140          | p50 2099                    | 1708 / 1823                | 1133 / 1175                         |
+// | procedural rectangular + head occluder    | p50 2718                    | 1854 / 1956                | 1341 / 1388                         |
 //
-// Mallocs per render: 16, all the framework's own per-sample baseline (was 23 and 29). Same-moment
-// comparison of the old and new renderer (thread CPU time, p50, load 6-8, a scratch harness running
+// Mallocs per render: 16, all the framework's own per-sample baseline (was 23 and 29; the batched
+// path's fragment queue is allocated once per SceneRenderer). Batched = material fragments queued
+// across pixels, rows and triangles and shaded eight at a time (SIMD8 shaders and blend), occluder
+// depth eight pixels a row at a time (`Rasterizer.rasterizeQueued`, `rasterizeDepth`).
+// In the try-on (`lorgnette bench --size 1280x720 --frames 100 --no-peers`, render stage timed in
+// thread CPU, reference and batched paths in the same minutes, load 10): render p50 demo 3.10 ->
+// 2.25 ms, videoretalking_face1 2.69 -> 1.98, liveportrait_d18 6.64 -> 4.06.
+// Earlier note (10:24): same-moment comparison of the old and new renderer (thread CPU time, p50, load 6-8, a scratch harness running
 // this scene): Khronos 4.00 -> 3.38 ms, + occluder 4.60 -> 3.45, procedural 2.20 -> 1.72, + occluder
-// 2.78 -> 1.88. Where the time goes now (perf, procedural): shading ~40 %, the rest pixel loops
+// 2.78 -> 1.88. Where the time went then (perf, procedural): shading ~40 %, the rest pixel loops
 // for 23k pixels over 2,350 triangles of 2-17 pixels and 14k rows, triangle setup ~6 %, vertex
 // transform and triangle lists ~5 %.
 import Benchmark
