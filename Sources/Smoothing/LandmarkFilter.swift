@@ -37,6 +37,7 @@ public struct LandmarkFilter: Sendable {
         if out.count != n { out = [SIMD2<Float>](repeating: .zero, count: n) }
         guard let t0 = lastTime, points.count == n else {
             points.removeAll(keepingCapacity: true)
+            points.reserveCapacity(n)
             for p in input { points.append(PointState(value: SIMD2(Double(p.x), Double(p.y)), derivative: .zero)) }
             lastTime = time
             out.withUnsafeMutableBufferPointer { o in
