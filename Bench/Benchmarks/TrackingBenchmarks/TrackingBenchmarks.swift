@@ -10,6 +10,12 @@
 // frame, which excludes waiting for a CPU (1.2–1.4 ms mean at load ~7, 1.5–2.1 ms median at ~16):
 // the ~25 % of frames over 5 ms wall were frames that waited for a CPU, not slow code (the detector
 // ran once per clip).
+//
+// Allocations (issue 9), 2026-11-22 session 14: the tracking-mode step went from 273 mallocs per
+// sample (16 of them the framework's baseline) to 17 on the demo frame and 17 (p90 19, the same +2
+// framework noise the allocation-free classifier benchmark shows) on d18: one workspace per tracker
+// for every cascade fit, anchors rewritten in place, allocation-free PnP and filters. Timings then,
+// load ~10: tracking mode p0 / p25 / p50 746 / 764 / 771 µs (demo), 878 / 992 / 1032 µs (d18).
 import Benchmark
 import FaceDetection
 import FaceModel
