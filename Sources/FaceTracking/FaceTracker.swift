@@ -113,7 +113,12 @@ public final class FaceTracker {
 
     /// Processes one frame. Returns one anchor per tracked or newly detected face, plus one `lost`
     /// anchor for each face lost on this frame (carrying its last pose).
-    public func process(_ image: GrayImage, timestampSeconds time: Double) -> [FaceAnchor] {
+    ///
+    /// `image` needs to be current only inside `nextFrameReadRegion` (when that is not nil): faces are
+    /// followed there, and if the detector must run after all (every face lost), `wholeFrame` is
+    /// called once and returns the entire current frame, or nil when `image` is that already (the
+    /// default). A non-escaping closure, so passing one costs no allocation.
+    public func process(_ image: GrayImage, timestampSeconds time: Double, wholeFrame: () -> GrayImage? = { nil }) -> [FaceAnchor] {
         defer { frameIndex += 1 }
         // The array returned two frames ago, taken out of its slot so it is unshared once the caller has
         // dropped it; emptying it leaves the anchors of that parity unshared too.
@@ -162,6 +167,7 @@ public final class FaceTracker {
             detectorRuns += 1
             // Faces tracked before this detection; faces it starts are not compared against.
             let existing = tracks.count
+            let image = wholeFrame() ?? image
             for box in detector.detect(in: image) where tracks.count < configuration.maxFaces {
                 if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
                 let (shape, probability) = fit(image, previous: nil, box: box)
@@ -185,6 +191,21 @@ public final class FaceTracker {
     private static func copy(_ source: [SIMD2<Float>], into destination: inout [SIMD2<Float>]) {
         guard destination.count == source.count else { destination = source; return }
         for i in source.indices { destination[i] = source[i] }
+    }
+
+    /// The part of the next frame that `process` reads while it only follows the faces it tracks: the
+    /// union of the landmark model's read regions, clipped to a `width` x `height` frame. Nil when the
+    /// next frame runs the detector anyway (no face tracked, or a periodic re-detection is due) or the
+    /// landmark model does not say where it reads: then the whole frame is needed.
+    public func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
+        let periodic = configuration.redetectInterval > 0 && frameIndex % configuration.redetectInterval == 0
+        if tracks.isEmpty || (periodic && tracks.count < configuration.maxFaces) { return nil }
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for t in tracks {
+            guard let r = landmarkModel.trackingReadRegion(previous: t.rawLandmarks) else { return nil }
+            x0 = min(x0, r.x); y0 = min(y0, r.y); x1 = max(x1, r.maxX); y1 = max(y1, r.maxY)
+        }
+        return PixelRect(x0: x0, y0: y0, x1: x1, y1: y1).clamped(toWidth: width, height: height)
     }
 
     /// A shape mostly outside the image cannot be tracked further.

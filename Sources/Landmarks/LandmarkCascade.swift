@@ -145,6 +145,18 @@ public struct LandmarkCascade: LandmarkModel {
         workspace.fitFromShape(self, image: image)
     }
 
+    /// The crop square of `makeCrop` around the tracking start, which is a similarity fit of the mean
+    /// shape to `previous` and so lies close to `previous`'s own box: its half side is widened by 30 %
+    /// plus the crop's pooling step, which covers that difference with room to spare.
+    public func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect? {
+        let box = FaceBox.canonical(landmarks: previous)
+        let side = max(box.width, 1)
+        let half = 1.3 * Self.cropHalfSide * side + side / referenceSide + 2
+        let c = box.centre
+        return PixelRect(x0: Int((c.x - half).rounded(.down)), y0: Int((c.y - half).rounded(.down)),
+                         x1: Int((c.x + half).rounded(.up)) + 1, y1: Int((c.y + half).rounded(.up)) + 1)
+    }
+
     /// Runs every stage from `initial` (image coordinates).
     public func fit(image: GrayImage, initial: [SIMD2<Float>]) -> [SIMD2<Float>] {
         var workspace = Workspace(cascade: self)

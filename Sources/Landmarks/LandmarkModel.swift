@@ -11,4 +11,13 @@ public protocol LandmarkModel: Sendable {
     func landmarks(in image: GrayImage, box: FaceBox) -> [SIMD2<Float>]
     /// Tracking mode: landmarks for a face whose shape in the previous frame was `previous`.
     func track(in image: GrayImage, previous: [SIMD2<Float>]) -> [SIMD2<Float>]
+    /// The pixels `track(in:previous:)` may read for a face whose previous shape is `previous`, or nil
+    /// when it may read anywhere. Lets a caller prepare only that part of a frame (e.g. convert only
+    /// it to gray); the region may be larger than the image.
+    func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect?
+}
+
+extension LandmarkModel {
+    /// Unknown: the whole image.
+    public func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect? { nil }
 }

@@ -39,6 +39,10 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var tracker: FaceTracker?
     private var canvas = RGBImage(width: 1, height: 1)
     private var gray = GrayImage(width: 1, height: 1)
+    /// The whole frame in gray, made only when the detector must run on a frame of which `gray` holds
+    /// just the tracked faces' part; then the two swap. A second buffer, so filling it never copies the
+    /// image the tracker is reading.
+    private var wholeGray = GrayImage(width: 1, height: 1)
     /// This frame's faces that are not lost, and the encoded output: reused frame after frame so the
     /// steady state allocates nothing (callers drop the previous output before the next `process`).
     private var liveAnchors: [FaceAnchor] = []
@@ -121,7 +125,19 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         timings.decode = Self.lap(&clock)
 
-        if !grayDecoded { gray.setLuma(of: canvas) }
+        // The tracker reads only around the faces it follows: converting that part to gray instead of
+        // the frame saves most of the conversion at 720p (the full frame is converted when the detector
+        // runs, see `wholeGray`).
+        var partialGray = false
+        if !grayDecoded {
+            if let tracker, gray.width == canvas.width, gray.height == canvas.height,
+               let region = tracker.nextFrameReadRegion(width: canvas.width, height: canvas.height) {
+                gray.setLuma(of: canvas, inside: region)
+                partialGray = true
+            } else {
+                gray.setLuma(of: canvas)
+            }
+        }
         if tracker == nil {
             let choice = configuration.camera == .estimated ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
             tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
@@ -129,7 +145,15 @@ public final class TryOnPipeline: @unchecked Sendable {
                                   configuration: configuration.tracker)
         }
         let tracker = tracker!
-        let all = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0)
+        var wholeGrayUsed = false
+        let all = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0) {
+            guard partialGray else { return nil }
+            self.wholeGray.setLuma(of: self.canvas)
+            wholeGrayUsed = true
+            return self.wholeGray
+        }
+        // Later stages (metrics) and the next frame's partial conversion start from the whole frame.
+        if wholeGrayUsed { swap(&gray, &wholeGray) }
         liveAnchors.removeAll(keepingCapacity: true)
         for a in all where a.state != .lost { liveAnchors.append(a) }
         let anchors = liveAnchors
@@ -214,9 +238,9 @@ public final class TryOnPipeline: @unchecked Sendable {
         if let m = report {
             text = String(format: "PD %.1f +/- %.1f mm (far %.1f)  temple %.0f +/- %.0f mm  n=%d", m.pd.value, m.pd.plusMinus,
                           m.pdFar.value, m.templeWidth.value, m.templeWidth.plusMinus, m.framesUsed)
-                + (r.accepted ? "" : "  (" + (r.rejections.first?.rawValue ?? "") + ")")
+                + (r.accepted ? "" : "  (" + (r.rejectionSet.first?.rawValue ?? "") + ")")
         } else {
-            text = "PD: " + (r.rejections.first?.rawValue ?? "measuring")
+            text = "PD: " + (r.rejectionSet.first?.rawValue ?? "measuring")
         }
         canvas.drawText(text, atX: 8, y: 8, color: .white)
     }
