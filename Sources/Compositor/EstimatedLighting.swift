@@ -22,6 +22,6 @@ extension Lighting {
         func clamp(_ c: SIMD3<Float>) -> SIMD3<Float> { SIMD3<Float>(max(c.x, 0), max(c.y, 0), max(c.z, 0)) }
         self.init(ambient: clamp(light.diffuse(normal: [0, 0, -1])), direction: estimate.towardsLight, color: estimate.primaryLightColor,
                   sky: clamp(light.diffuse(normal: [0, -1, 0])), ground: clamp(light.diffuse(normal: [0, 1, 0])),
-                  irradiance: IrradianceSH(radiance: light.coefficients), maxShininess: 48)
+                  irradiance: IrradianceSH { light[$0] }, maxShininess: 48)
     }
 }

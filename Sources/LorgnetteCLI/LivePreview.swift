@@ -45,7 +45,7 @@ final class LivePreview {
 
     /// The light estimated on the largest tracked face.
     static func light(of output: PipelineOutput) -> EngineState.Light? {
-        guard let face = output.anchors.max(by: { $0.box.width < $1.box.width }), let e = output.lights[face.id] else { return nil }
+        guard let face = output.anchors.max(by: { $0.box.width < $1.box.width }), let e = output.lights.first(where: { $0.faceID == face.id })?.estimate else { return nil }
         let towards = e.towardsLight
         return EngineState.Light(ambientIntensity: Double(e.ambientIntensity), colorTemperatureK: Double(e.ambientColorTemperature),
                                  towardsLight: [Double(towards.x), Double(towards.y), Double(towards.z)],

@@ -19,6 +19,9 @@ public struct PipelineConfiguration: Sendable {
     /// Measure the largest face on every frame (PD, temple width, frame size) into
     /// `PipelineOutput.measurement`, also without the metrics overlay (the HTTP preview's panel).
     public var measureFaces = false
+    /// Each face's light is measured at most this often (seconds; 0: every frame) and smoothed in
+    /// between: see `LightTracker.minimumIntervalSeconds`.
+    public var lightIntervalSeconds = 0.1
 
     public init() {}
 }

@@ -25,7 +25,7 @@ public struct PipelineOutput: Sendable {
     /// The largest face's rolling measurement (iris scale, last 60 accepted frames) when the
     /// configuration measures faces or overlays metrics; nil before enough frames passed the gate.
     public var measurement: MeasurementReport? = nil
-    /// Each tracked face's smoothed light estimate, by face id (empty when lighting is fixed and
-    /// the light overlay is off).
-    public var lights: [Int: LightEstimate] = [:]
+    /// Each tracked face's smoothed light estimate (face id and estimate, in anchor order; empty when
+    /// lighting is fixed and the light overlay is off). Luminance-only on the tracking-only path.
+    public var lights: [LightTracker.FaceLight] = []
 }

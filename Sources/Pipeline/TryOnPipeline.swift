@@ -47,6 +47,7 @@ public final class TryOnPipeline: @unchecked Sendable {
     /// steady state allocates nothing (callers drop the previous output before the next `process`).
     private var liveAnchors: [FaceAnchor] = []
     private var jpeg: [UInt8] = []
+    private var lights: [LightTracker.FaceLight] = []
     private var firstTimestamp: Double?
     private var index = 0
     private var recentIntervals: [Double] = []
@@ -159,10 +160,19 @@ public final class TryOnPipeline: @unchecked Sendable {
         let anchors = liveAnchors
         timings.track = Self.lap(&clock)
 
-        var lights: [Int: LightEstimate] = [:]
-        if !trackingOnly && (configuration.lighting == .estimated || configuration.overlay.light) {
-            if lightTracker == nil { lightTracker = LightTracker(estimator: LightEstimator(face: face)) }
-            lights = lightTracker!.process(anchors, image: canvas, intrinsics: tracker.camera, timestampSeconds: frame.timestampSeconds - t0)
+        // Tracking only, the light is estimated on the gray frame (luminance only); the try-on reads colour.
+        lights.removeAll(keepingCapacity: true)
+        if configuration.lighting == .estimated || configuration.overlay.light {
+            if lightTracker == nil {
+                lightTracker = LightTracker(estimator: LightEstimator(face: face))
+                lightTracker!.minimumIntervalSeconds = configuration.lightIntervalSeconds
+            }
+            let time = frame.timestampSeconds - t0
+            if trackingOnly {
+                lightTracker!.process(anchors, gray: gray, intrinsics: tracker.camera, timestampSeconds: time, into: &lights)
+            } else {
+                lightTracker!.process(anchors, image: canvas, intrinsics: tracker.camera, timestampSeconds: time, into: &lights)
+            }
             timings.light = Self.lap(&clock)
         }
 
@@ -201,9 +211,9 @@ public final class TryOnPipeline: @unchecked Sendable {
     }
 
     /// Per face: the light gizmo (direction, colour temperature, intensities) beside the face box.
-    private func drawLights(_ anchors: [FaceAnchor], _ lights: [Int: LightEstimate]) {
+    private func drawLights(_ anchors: [FaceAnchor], _ lights: [LightTracker.FaceLight]) {
         for a in anchors {
-            guard let e = lights[a.id] else { continue }
+            guard let e = lights.first(where: { $0.faceID == a.id })?.estimate else { continue }
             let x = Int(a.box.x + a.box.width) + 30, y = Int(a.box.y) + 30
             LightGizmo.draw(e, centreX: max(30, min(x, canvas.width - 120)), centreY: max(30, min(y, canvas.height - 50)), on: &canvas)
         }

@@ -14,26 +14,29 @@ import Meshes
 /// z forward; see `PinholeCamera`). `diffuse(normal:)` is E(n)/π, the colour a white Lambertian
 /// surface with unit normal n reflects: multiply by a base colour to shade.
 public struct IrradianceSH: Sendable, Equatable {
-    public let radiance: [SIMD3<Float>]
-    // E(n)/π as a polynomial in the normal's components: evaluated once per vertex.
+    // E(n)/π as a polynomial in the normal's components: evaluated once per vertex. Only these are
+    // stored (no coefficient array), so a light built every frame costs no allocation.
     let k0: SIMD3<Float>, kx: SIMD3<Float>, ky: SIMD3<Float>, kz: SIMD3<Float>
     let kxy: SIMD3<Float>, kyz: SIMD3<Float>, kxz: SIMD3<Float>, kzz: SIMD3<Float>, kxxyy: SIMD3<Float>
 
     public init(radiance: [SIMD3<Float>]) {
         precondition(radiance.count == 9, "second-order spherical harmonics have 9 coefficients")
-        self.radiance = radiance
+        self.init { radiance[$0] }
+    }
+
+    /// The same from a function giving coefficient `k` (0...8, the order above) of a light held elsewhere.
+    public init(radiance l: (Int) -> SIMD3<Float>) {
         let a1: Float = 2.0 / 3.0, a2: Float = 0.25 // Â_l / π
         let c0: Float = 0.282095, c1: Float = 0.488603, c2: Float = 1.092548, c20: Float = 0.315392, c22: Float = 0.546274
-        let l = radiance
-        k0 = l[0] * c0 - l[6] * (a2 * c20)
-        ky = l[1] * (a1 * c1)
-        kz = l[2] * (a1 * c1)
-        kx = l[3] * (a1 * c1)
-        kxy = l[4] * (a2 * c2)
-        kyz = l[5] * (a2 * c2)
-        kzz = l[6] * (a2 * c20 * 3)
-        kxz = l[7] * (a2 * c2)
-        kxxyy = l[8] * (a2 * c22)
+        k0 = l(0) * c0 - l(6) * (a2 * c20)
+        ky = l(1) * (a1 * c1)
+        kz = l(2) * (a1 * c1)
+        kx = l(3) * (a1 * c1)
+        kxy = l(4) * (a2 * c2)
+        kyz = l(5) * (a2 * c2)
+        kzz = l(6) * (a2 * c20 * 3)
+        kxz = l(7) * (a2 * c2)
+        kxxyy = l(8) * (a2 * c22)
     }
 
     /// E(n)/π for a unit normal `n` (camera space): the light a white Lambertian surface reflects.
