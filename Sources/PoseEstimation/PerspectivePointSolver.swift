@@ -128,12 +128,18 @@ public struct PerspectivePointSolver: Sendable {
             let du = SIMD3(camera.fx * iz, 0, -camera.fx * p.x * iz * iz)
             let dv = SIMD3(0, camera.fy * iz, -camera.fy * p.y * iz * iz)
             // d(p)/d(δω) = −[q]×, so d(u)/d(δω) = −duᵀ[q]× = (q × du)ᵀ... written out: du · (δω × q) = δω · (q × du).
+            // Six scalars each, not a SIMD8 indexed per lane (whose lane extraction through memory
+            // made the solve half as slow again).
             let qu = q.cross(du), qv = q.cross(dv)
-            let ju = SIMD8<Double>(qu.x, qu.y, qu.z, du.x, du.y, du.z, 0, 0)
-            let jv = SIMD8<Double>(qv.x, qv.y, qv.z, dv.x, dv.y, dv.z, 0, 0)
-            for a in 0..<6 {
-                g[a] += w * (ju[a] * r.x + jv[a] * r.y)
-                for b in a..<6 { h[a * 6 + b] += w * (ju[a] * ju[b] + jv[a] * jv[b]) }
+            let ju = (qu.x, qu.y, qu.z, du.x, du.y, du.z), jv = (qv.x, qv.y, qv.z, dv.x, dv.y, dv.z)
+            withUnsafeBytes(of: ju) { jub in
+                withUnsafeBytes(of: jv) { jvb in
+                    let u = jub.assumingMemoryBound(to: Double.self), v = jvb.assumingMemoryBound(to: Double.self)
+                    for a in 0..<6 {
+                        g[a] += w * (u[a] * r.x + v[a] * r.y)
+                        for b in a..<6 { h[a * 6 + b] += w * (u[a] * u[b] + v[a] * v[b]) }
+                    }
+                }
             }
         }
         for a in 0..<6 { for b in 0..<a { h[a * 6 + b] = h[b * 6 + a] } }

@@ -4,7 +4,7 @@
 //
 // Measured 2026-11-22 (shared 2-core VM, load ~6): estimate per face p0 / p50 295 / 300 µs, on the
 // gray frame 296 / 300 µs; 16 mallocs per sample = the framework's own baseline, i.e. 0 by the
-// estimator (issue 9; was 30 + 14 from the SH arrays, sorts and per-frame buffers). The smoothing
+// estimator (issue 9; the 12:20 pipeline profile had ~47 per estimate: buffers, SH arrays, sorts). The smoothing
 // benchmark's one extra malloc is its per-sample LightTracker set-up, not the per-frame update.
 import Benchmark
 import FaceModel
