@@ -191,7 +191,7 @@ struct EvalLandmarksCommand: ParsableCommand {
             for r in evaluation.results {
                 csv += "\(r.name),\(r.interOcularNME.map { String($0) } ?? "inf"),\(r.interPupilNME.map { String($0) } ?? "inf")\n"
             }
-            try csv.write(toFile: perFace, atomically: true, encoding: .utf8)
+            try OutputFile.write(csv, to: perFace)
         }
         if let svg {
             var curves = [CEDCurveSVG.Curve(label: "Lorgnette SDM (\(boxes) boxes)", errors: evaluation.sortedNME, colour: "#d62728")]
@@ -205,8 +205,7 @@ struct EvalLandmarksCommand: ParsableCommand {
                 }
                 curves.append(.init(label: parts[0], errors: errors, colour: "#1f77b4"))
             }
-            try CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(split) split (\(evaluation.count) faces)")
-                .write(toFile: svg, atomically: true, encoding: .utf8)
+            try OutputFile.write(CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(split) split (\(evaluation.count) faces)"), to: svg)
         }
     }
 

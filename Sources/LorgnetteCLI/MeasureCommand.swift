@@ -329,9 +329,7 @@ struct MeasureCommand: ParsableCommand {
     private func finish(_ c: Context, needFrames: Int, method: ScaleMethod) throws {
         if let framesJSON {
             let text = c.frameLines.joined(separator: "\n") + (c.frameLines.isEmpty ? "" : "\n")
-            guard FileManager.default.createFile(atPath: framesJSON, contents: Data(text.utf8)) else {
-                throw CLIError("cannot write \(framesJSON)")
-            }
+            try OutputFile.write(text, to: framesJSON)
         }
         let s = c.session
         if s.framesWithFace == 0 { throw CLIError("no face found in \(s.framesSeen) frame\(s.framesSeen == 1 ? "" : "s")") }

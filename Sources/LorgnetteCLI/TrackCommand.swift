@@ -206,10 +206,7 @@ struct TrackCommand: ParsableCommand {
         var jsonHandle: FileHandle?
         if let json {
             if json == "-" { jsonHandle = FileHandle.standardOutput } else {
-                guard FileManager.default.createFile(atPath: json, contents: nil), let h = FileHandle(forWritingAtPath: json) else {
-                    throw CLIError("cannot write \(json)")
-                }
-                jsonHandle = h
+                jsonHandle = try OutputFile.open(json)
             }
         }
         defer { if json != "-" { try? jsonHandle?.close() } }

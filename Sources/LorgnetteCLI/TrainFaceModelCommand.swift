@@ -41,11 +41,7 @@ struct TrainFaceModelCommand: ParsableCommand {
         var builder = MeanFaceBuilder()
         builder.jawMaxYawDegrees = jawMaxYaw
         let (face, report) = try builder.build(shapes: shapes)
-        do {
-            try face.jsonText.write(toFile: out, atomically: true, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot write \(out): \(error.localizedDescription)")
-        }
+        try OutputFile.write(face.jsonText, to: out)
         print(String(format: "mean face from %d faces (+ mirrors): median fit residual %.2f %% of inter-ocular; jaw from %d images",
                      report.faces, report.medianResidual * 100, report.jawImages))
         print(String(format: "ex-ex %.1f mm, en-en %.1f mm, IPD %.1f mm, nose tip %.1f mm in front of the pupils; wrote %@",
