@@ -68,7 +68,10 @@ struct MJPEGStreamTests {
         // one byte every 100 ms. Rates are counted per *published* frame, phase by phase, so a machine
         // loaded by the rest of the suite (which slows the publisher and the readers alike) does not
         // decide the outcome; a phase gives up after 60 s.
-        try await PreviewHarness.with(fps: 25, width: 1280, height: 720) { harness in
+        // The slow reader gets 10 bytes a second, so it never completes a frame: with the default
+        // 10 s stall timeout the watchdog would rightly drop it whenever a loaded machine stretches
+        // the slow phase past 10 s. Stalls have their own test; here the timeout is out of the way.
+        try await PreviewHarness.with(fps: 25, width: 1280, height: 720, stallTimeout: 300) { harness in
             let port = harness.port
             let (alone, withSlow, publishedAlone, published, clients) = try await blocking { () throws -> ([Int], [Int], Int, Int, [StreamClientCount]) in
                 let fast = try (0..<3).map { _ in try MJPEGReader(port: port) }
