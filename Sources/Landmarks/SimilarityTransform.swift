@@ -35,25 +35,20 @@ public struct SimilarityTransform: Sendable, Equatable {
     /// The least-squares similarity taking `source[i]` to `destination[i]` (Umeyama without reflection).
     public static func fit(from source: [SIMD2<Float>], to destination: [SIMD2<Float>]) -> SimilarityTransform {
         precondition(source.count == destination.count && !source.isEmpty, "point sets differ in size")
-        let n = Float(source.count)
-        var sc = SIMD2<Float>(0, 0), dc = SIMD2<Float>(0, 0)
-        for i in 0..<source.count { sc += source[i]; dc += destination[i] }
-        sc /= n; dc /= n
-        var num1: Float = 0, num2: Float = 0, den: Float = 0
-        for i in 0..<source.count {
-            let s = source[i] - sc, d = destination[i] - dc
-            num1 += s.x * d.x + s.y * d.y
-            num2 += s.x * d.y - s.y * d.x
-            den += s.x * s.x + s.y * s.y
-        }
-        let a = den > 0 ? num1 / den : 1, b = den > 0 ? num2 / den : 0
-        return SimilarityTransform(a: a, b: b, tx: dc.x - (a * sc.x - b * sc.y), ty: dc.y - (b * sc.x + a * sc.y))
+        return fit(source, destination, over: source.indices)
     }
 
     /// `fit(from:to:)` on the points `indices` of both sets, without gathering them into new arrays
     /// (same arithmetic in the same order, so the same result to the bit).
     public static func fit(from source: [SIMD2<Float>], to destination: [SIMD2<Float>], indices: [Int]) -> SimilarityTransform {
         precondition(source.count == destination.count && !indices.isEmpty, "point sets differ in size")
+        return fit(source, destination, over: indices)
+    }
+
+    /// The fit over the points `indices` (both public forms; specialised per index collection).
+    @inline(__always)
+    private static func fit<Indices: Collection<Int>>(_ source: [SIMD2<Float>], _ destination: [SIMD2<Float>],
+                                                      over indices: Indices) -> SimilarityTransform {
         let n = Float(indices.count)
         var sc = SIMD2<Float>(0, 0), dc = SIMD2<Float>(0, 0)
         for i in indices { sc += source[i]; dc += destination[i] }

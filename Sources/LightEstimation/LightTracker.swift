@@ -82,7 +82,7 @@ public final class LightTracker {
     public func process(_ anchors: [FaceAnchor], image: RGBImage, intrinsics: CameraIntrinsics, timestampSeconds: Double) -> [Int: LightEstimate] {
         var list: [FaceLight] = []
         process(anchors, image: image, intrinsics: intrinsics, timestampSeconds: timestampSeconds, into: &list)
-        return Dictionary(list.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
+        return Self.byFace(list)
     }
 
     /// `process(_:image:...)` writing one entry per face with an estimate to `results` (cleared
@@ -99,7 +99,7 @@ public final class LightTracker {
     public func process(_ anchors: [FaceAnchor], gray: GrayImage, intrinsics: CameraIntrinsics, timestampSeconds: Double) -> [Int: LightEstimate] {
         var list: [FaceLight] = []
         process(anchors, gray: gray, intrinsics: intrinsics, timestampSeconds: timestampSeconds, into: &list)
-        return Dictionary(list.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
+        return Self.byFace(list)
     }
 
     /// `process(_:gray:...)` into the caller's reused array (see the RGB form): allocation-free.
@@ -108,6 +108,11 @@ public final class LightTracker {
         process(anchors, timestampSeconds: timestampSeconds, into: &results) {
             estimator.estimate(gray: gray, cameraFromFace: $0, intrinsics: intrinsics)
         }
+    }
+
+    /// The dictionary forms' result: each face's estimate keyed by its id.
+    private static func byFace(_ list: [FaceLight]) -> [Int: LightEstimate] {
+        Dictionary(list.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
     }
 
     private func process(_ anchors: [FaceAnchor], timestampSeconds: Double, into results: inout [FaceLight],
