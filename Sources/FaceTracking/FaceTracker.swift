@@ -92,18 +92,21 @@ public final class FaceTracker {
 
     /// Landmarks from tracking or from a box, with the classifier's face probability when there is one.
     /// With a cascade the tracking-mode shape is `workspace.shape` (no copy is made).
-    private func fit(_ image: GrayImage, previous: [SIMD2<Float>]?, box: FaceBox?) -> (shape: [SIMD2<Float>], probability: Double?) {
+    /// Detection fits need a gray image; tracking fits read `image` as it is (see `LumaFrame`).
+    private func fit(_ image: LumaFrame, previous: [SIMD2<Float>]?, box: FaceBox?) -> (shape: [SIMD2<Float>], probability: Double?) {
         if let cascade {
             let fitted: LandmarkCascade.FittedShape
             if let previous {
                 cascade.track(in: image, previous: previous, workspace: &workspace!)
                 return (workspace!.shape, classifier.map { Double($0.probability(workspace!.features)) })
             } else {
-                fitted = cascade.detectionFit(in: image, box: box!, workspace: &workspace!).fitted
+                fitted = cascade.detectionFit(in: image.grayImage, box: box!, workspace: &workspace!).fitted
             }
             return (fitted.landmarks, classifier.map { Double($0.probability(fitted.features)) })
         }
-        return (previous.map { landmarkModel.track(in: image, previous: $0) } ?? landmarkModel.landmarks(in: image, box: box!), nil)
+        // Other landmark models read gray images only (an RGB frame is converted: tests and tools, not the try-on).
+        let gray = image.grayImage
+        return (previous.map { landmarkModel.track(in: gray, previous: $0) } ?? landmarkModel.landmarks(in: gray, box: box!), nil)
     }
 
     public var trackedFaceCount: Int { tracks.count }
@@ -119,6 +122,14 @@ public final class FaceTracker {
     /// called once and returns the entire current frame, or nil when `image` is that already (the
     /// default). A non-escaping closure, so passing one costs no allocation.
     public func process(_ image: GrayImage, timestampSeconds time: Double, wholeFrame: () -> GrayImage? = { nil }) -> [FaceAnchor] {
+        process(.gray(image), timestampSeconds: time, wholeFrame: wholeFrame)
+    }
+
+    /// `process` on a gray or an RGB frame. Tracked faces are fitted on `frame` as it is (from RGB the
+    /// landmark crop folds the luma into its box filter, so no gray image is made); the detector needs
+    /// a gray image: `wholeFrame`'s, or else `frame` converted (a cascade with an RGB frame and no
+    /// `wholeFrame` converts the whole frame, allocating, whenever the detector runs).
+    public func process(_ frame: LumaFrame, timestampSeconds time: Double, wholeFrame: () -> GrayImage? = { nil }) -> [FaceAnchor] {
         defer { frameIndex += 1 }
         // The array returned two frames ago, taken out of its slot so it is unshared once the caller has
         // dropped it; emptying it leaves the anchors of that parity unshared too.
@@ -128,9 +139,9 @@ public final class FaceTracker {
         output.removeAll(keepingCapacity: true)
         defer { if odd { outputs.odd = output } else { outputs.even = output } }
         for i in tracks.indices {
-            let (shape, probability) = fit(image, previous: tracks[i].rawLandmarks, box: nil)
+            let (shape, probability) = fit(frame, previous: tracks[i].rawLandmarks, box: nil)
             let pose = poseEstimator.estimate(landmarks: shape, camera: camera, previous: tracks[i].rawPose)
-            var keep = pose != nil && Self.isInside(shape, image)
+            var keep = pose != nil && Self.isInside(shape, frame)
             if keep, let probability, let threshold = classifier.map({ Double($0.threshold) }) {
                 tracks[i].doubtful = probability < threshold ? tracks[i].doubtful + 1 : 0
                 keep = tracks[i].doubtful < max(configuration.lossFrames, 1)
@@ -167,10 +178,10 @@ public final class FaceTracker {
             detectorRuns += 1
             // Faces tracked before this detection; faces it starts are not compared against.
             let existing = tracks.count
-            let image = wholeFrame() ?? image
-            for box in detector.detect(in: image) where tracks.count < configuration.maxFaces {
+            let gray = wholeFrame() ?? frame.grayImage
+            for box in detector.detect(in: gray) where tracks.count < configuration.maxFaces {
                 if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
-                let (shape, probability) = fit(image, previous: nil, box: box)
+                let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
                 guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
                       pose.confidence >= configuration.startConfidence else { continue }
                 if let probability, let c = classifier, probability < Double(c.threshold) { continue }
@@ -209,9 +220,10 @@ public final class FaceTracker {
     }
 
     /// A shape mostly outside the image cannot be tracked further.
-    static func isInside(_ shape: [SIMD2<Float>], _ image: GrayImage) -> Bool {
+    static func isInside(_ shape: [SIMD2<Float>], _ image: LumaFrame) -> Bool {
+        let maxX = Float(image.width - 1), maxY = Float(image.height - 1)
         var inside = 0
-        for p in shape where p.x >= 0 && p.y >= 0 && p.x <= Float(image.width - 1) && p.y <= Float(image.height - 1) { inside += 1 }
+        for p in shape where p.x >= 0 && p.y >= 0 && p.x <= maxX && p.y <= maxY { inside += 1 }
         return inside * 2 >= shape.count && shape.allSatisfy { $0.x.isFinite && $0.y.isFinite }
     }
 

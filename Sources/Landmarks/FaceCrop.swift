@@ -20,8 +20,9 @@ public struct FaceCrop: Sendable {
     var level1: [Float]
     private(set) var width1: Int
     private(set) var height1: Int
-    /// Scratch: clamped image columns and rows of the level-0 pixels, one row's column sums.
-    private var columns: [Int] = [], rows: [Int] = [], sums: [UInt32] = []
+    /// Scratch: clamped image columns and rows of the level-0 pixels; one crop row's source rows
+    /// summed, byte by byte (channels interleaved as in the image).
+    private var columns: [Int] = [], rows: [Int] = [], rowSums: [UInt16] = []
 
     /// Crops the square centred on `centre` with half-side `halfSide` (image pixels), reduced so that
     /// a face of side `faceSide` becomes about `referenceSide` pixels.
@@ -39,47 +40,85 @@ public struct FaceCrop: Sendable {
     /// Makes this crop the one `init(image:centre:halfSide:faceSide:referenceSide:)` would make,
     /// reusing its buffers.
     public mutating func update(image: GrayImage, centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) {
-        let d = max(1, Int((faceSide / referenceSide).rounded()))
-        let n = max(4, Int((2 * halfSide / Float(d)).rounded(.up)))
-        let x0 = Int((centre.x - halfSide).rounded(.down)), y0 = Int((centre.y - halfSide).rounded(.down))
+        update(image: .gray(image), centre: centre, halfSide: halfSide, faceSide: faceSide, referenceSide: referenceSide)
+    }
+
+    /// `update` on a gray or RGB frame. From RGB, each level-0 pixel is the BT.601 luma of the box's
+    /// summed colour: the luma of the box's mean, where a crop of the converted gray image would
+    /// average luma rounded pixel by pixel (the two differ by less than half a level).
+    public mutating func update(image: LumaFrame, centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) {
+        let (x0, y0, d, n) = Self.layout(centre: centre, halfSide: halfSide, faceSide: faceSide, referenceSide: referenceSide)
         originX = x0; originY = y0; factor = d; width = n; height = n
         let iw = image.width, ih = image.height
         Self.resize(&columns, to: n * d, filler: 0)
         Self.resize(&rows, to: n * d, filler: 0)
-        Self.resize(&sums, to: n, filler: 0)
         Self.resize(&level0, to: n * n, filler: 0)
-        let norm = 1 / Float(d * d)
         columns.withUnsafeMutableBufferPointer { xs in
             rows.withUnsafeMutableBufferPointer { ys in
                 for k in 0..<(n * d) { xs[k] = min(max(x0 + k, 0), iw - 1); ys[k] = min(max(y0 + k, 0), ih - 1) }
             }
         }
-        image.pixels.withUnsafeBufferPointer { src in
+        // Box filter, rows first: the d source rows of a crop row are summed as whole runs of bytes
+        // (contiguous, so vectorised, and with RGB no per-pixel luma), then each crop pixel sums d
+        // entries of that run. Clamped columns come from `columns`, so the edge repeats as it should.
+        let first = columns[0], last = columns[n * d - 1]
+        let channels: Int
+        switch image {
+        case .gray: channels = 1
+        case .rgb: channels = 3
+        }
+        let span = channels * (last - first + 1)
+        Self.resize(&rowSums, to: span, filler: 0)
+        let norm = 1 / Float(d * d)
+        let wr = Float(19595) / 65536 * norm, wg = Float(38470) / 65536 * norm, wb = Float(7471) / 65536 * norm
+        let inside = x0 >= 0 && x0 + n * d <= iw
+        @inline(__always) func filter(_ src: UnsafeBufferPointer<UInt8>) {
             columns.withUnsafeBufferPointer { xs in
             rows.withUnsafeBufferPointer { ys in
-                level0.withUnsafeMutableBufferPointer { dst in
-                    sums.withUnsafeMutableBufferPointer { acc in
-                        for j in 0..<n {
-                            for i in 0..<n { acc[i] = 0 }
-                            for dy in 0..<d {
-                                let row = ys[j * d + dy] * iw
-                                if d == 1 {
-                                    for i in 0..<n { acc[i] &+= UInt32(src[row + xs[i]]) }
-                                } else {
-                                    for i in 0..<n {
-                                        var s: UInt32 = 0
-                                        let base = i * d
-                                        for dx in 0..<d { s &+= UInt32(src[row + xs[base + dx]]) }
-                                        acc[i] &+= s
-                                    }
-                                }
+            level0.withUnsafeMutableBufferPointer { dst in
+            rowSums.withUnsafeMutableBufferPointer { acc in
+                let a = acc.baseAddress!
+                for j in 0..<n {
+                    Self.sumRows(src.baseAddress!, rowStride: channels * iw, offset: channels * first, rows: ys, from: j * d, count: d,
+                                 into: a, span: span)
+                    if channels == 1 {
+                        for i in 0..<n {
+                            var s: UInt32 = 0
+                            let base = i * d
+                            for k in 0..<d { s &+= UInt32(a[xs[base + k] - first]) }
+                            dst[j * n + i] = Float(s) * norm
+                        }
+                    } else if inside {
+                        // No clamped column: crop pixel i sums the run's entries 3·d·i ..< 3·d·(i + 1).
+                        var o = 0
+                        for i in 0..<n {
+                            var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                            for _ in 0..<d {
+                                r &+= UInt32(a[o]); g &+= UInt32(a[o + 1]); b &+= UInt32(a[o + 2])
+                                o += 3
                             }
-                            for i in 0..<n { dst[j * n + i] = Float(acc[i]) * norm }
+                            dst[j * n + i] = Float(r) * wr + Float(g) * wg + Float(b) * wb
+                        }
+                    } else {
+                        for i in 0..<n {
+                            var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                            let base = i * d
+                            for k in 0..<d {
+                                let o = 3 * (xs[base + k] - first)
+                                r &+= UInt32(a[o]); g &+= UInt32(a[o + 1]); b &+= UInt32(a[o + 2])
+                            }
+                            dst[j * n + i] = Float(r) * wr + Float(g) * wg + Float(b) * wb
                         }
                     }
                 }
             }
             }
+            }
+            }
+        }
+        switch image {
+        case .gray(let g): g.pixels.withUnsafeBufferPointer(filter)
+        case .rgb(let c): c.pixels.withUnsafeBufferPointer(filter)
         }
         let n1 = n / 2
         width1 = n1; height1 = n1
@@ -96,6 +135,47 @@ public struct FaceCrop: Sendable {
         }
     }
 
+    /// Where a crop reads: image columns `x0 ..< x0 + n·d` and rows `y0 ..< y0 + n·d` (before clamping to
+    /// the image), box factor `d`, `n` level-0 pixels a side. One formula for `update` and `sourceRect`.
+    @inline(__always)
+    static func layout(centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) -> (x0: Int, y0: Int, d: Int, n: Int) {
+        let d = max(1, Int((faceSide / referenceSide).rounded()))
+        let n = max(4, Int((2 * halfSide / Float(d)).rounded(.up)))
+        return (Int((centre.x - halfSide).rounded(.down)), Int((centre.y - halfSide).rounded(.down)), d, n)
+    }
+
+    /// The image pixels `update` with these arguments reads (not clamped to the image).
+    public static func sourceRect(centre: SIMD2<Float>, halfSide: Float, faceSide: Float, referenceSide: Float) -> PixelRect {
+        let (x0, y0, d, n) = layout(centre: centre, halfSide: halfSide, faceSide: faceSide, referenceSide: referenceSide)
+        return PixelRect(x: x0, y: y0, width: n * d, height: n * d)
+    }
+
+    /// `into[0 ..< span]` = the sum of the byte runs `span` long starting at `offset` in source rows
+    /// `rows[from ..< from + count]` (16 bytes at a time). At most 257 rows, so UInt16 cannot overflow.
+    @inline(__always)
+    private static func sumRows(_ src: UnsafePointer<UInt8>, rowStride: Int, offset: Int, rows ys: UnsafeBufferPointer<Int>,
+                                from: Int, count: Int, into acc: UnsafeMutablePointer<UInt16>, span: Int) {
+        let whole = span / 16 * 16
+        let out = UnsafeMutableRawPointer(acc)
+        var first = true
+        for r in from..<(from + count) {
+            let row = UnsafeRawPointer(src + ys[r] * rowStride + offset)
+            var k = 0
+            while k < whole {
+                let bytes = SIMD16<UInt16>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self))
+                let sum = first ? bytes : out.loadUnaligned(fromByteOffset: 2 * k, as: SIMD16<UInt16>.self) &+ bytes
+                out.storeBytes(of: sum, toByteOffset: 2 * k, as: SIMD16<UInt16>.self)
+                k += 16
+            }
+            let tail = row.assumingMemoryBound(to: UInt8.self)
+            while k < span {
+                acc[k] = first ? UInt16(tail[k]) : acc[k] &+ UInt16(tail[k])
+                k += 1
+            }
+            first = false
+        }
+    }
+
     /// Gives `array` exactly `count` elements without giving up its capacity (contents unspecified;
     /// every caller overwrites them).
     private static func resize<T>(_ array: inout [T], to count: Int, filler: T) {
@@ -105,6 +185,11 @@ public struct FaceCrop: Sendable {
             array.append(contentsOf: repeatElement(filler, count: count - array.count))
         }
     }
+
+    /// Level-0 pixels, row-major (`width` x `height`).
+    public var level0Pixels: [Float] { level0 }
+    /// Level-1 pixels, row-major (`width / 2` x `height / 2`).
+    public var level1Pixels: [Float] { level1 }
 
     /// Image point → level-0 coordinates.
     @inlinable public func level0Point(_ p: SIMD2<Float>) -> SIMD2<Float> {

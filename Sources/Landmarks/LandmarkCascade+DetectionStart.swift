@@ -58,13 +58,13 @@ extension LandmarkCascade {
     /// One start: the fit from `box`, refitted from the box it implies when the two disagree.
     func refinedFit(_ image: GrayImage, box: FaceBox, refitBelowIoU: Float, fits: inout Int, workspace: inout Workspace) -> FittedShape {
         initialShape(for: box, into: &workspace.shape)
-        workspace.fitFromShape(self, image: image)
+        workspace.fitFromShape(self, image: .gray(image))
         fits += 1
         let implied = impliedBox(for: workspace.shape)
         guard implied.iou(box) < refitBelowIoU else { return workspace.fitted }
         fits += 1
         initialShape(for: implied, into: &workspace.shape)
-        workspace.fitFromShape(self, image: image)
+        workspace.fitFromShape(self, image: .gray(image))
         return workspace.fitted
     }
 }

@@ -140,21 +140,36 @@ public struct LandmarkCascade: LandmarkModel {
     /// `workspace.features` the last stage's features. Allocates nothing once the workspace has
     /// seen a face this large, as long as the caller holds no copy of those two arrays.
     public func track(in image: GrayImage, previous: [SIMD2<Float>], workspace: inout Workspace) {
+        track(in: .gray(image), previous: previous, workspace: &workspace)
+    }
+
+    /// `track(in:previous:workspace:)` on a gray or RGB frame (RGB: see `FaceCrop.update(image:...)`).
+    public func track(in image: LumaFrame, previous: [SIMD2<Float>], workspace: inout Workspace) {
         precondition(previous.count == landmarkCount, "previous shape has \(previous.count) points, model has \(landmarkCount)")
         initialShape(trackingFrom: previous, into: &workspace.shape)
         workspace.fitFromShape(self, image: image)
     }
 
-    /// The crop square of `makeCrop` around the tracking start, which is a similarity fit of the mean
-    /// shape to `previous` and so lies close to `previous`'s own box: its half side is widened by 30 %
-    /// plus the crop's pooling step, which covers that difference with room to spare.
+    /// Exactly the pixels `track(in:previous:)` reads: the crop square of `makeCrop` around the
+    /// tracking start (the mean shape placed by `initialShape(trackingFrom:)`, computed here the same
+    /// way, without storing it), plus one pixel of margin. Every stage samples inside that crop.
     public func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect? {
-        let box = FaceBox.canonical(landmarks: previous)
+        let t = landmarkCount == 68
+            ? SimilarityTransform.fit(from: meanShape, to: previous, indices: Self.expressionStable)
+            : referenceTransform(for: previous)
+        var lo = t.apply(meanShape[0]), hi = lo
+        for p in meanShape {
+            let q = t.apply(p)
+            lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
+        }
+        guard lo.x.isFinite, lo.y.isFinite, hi.x.isFinite, hi.y.isFinite else { return nil }
+        // FaceBox.canonical's square and updateCrop's arguments, with the same arithmetic.
+        let extent = max(hi.x - lo.x, hi.y - lo.y), c = (lo + hi) / 2
+        let box = FaceBox(x: c.x - extent / 2, y: c.y - extent / 2, width: extent, height: extent, score: 0)
         let side = max(box.width, 1)
-        let half = 1.3 * Self.cropHalfSide * side + side / referenceSide + 2
-        let c = box.centre
-        return PixelRect(x0: Int((c.x - half).rounded(.down)), y0: Int((c.y - half).rounded(.down)),
-                         x1: Int((c.x + half).rounded(.up)) + 1, y1: Int((c.y + half).rounded(.up)) + 1)
+        let r = FaceCrop.sourceRect(centre: box.centre, halfSide: Self.cropHalfSide * side,
+                                    faceSide: side, referenceSide: referenceSide)
+        return PixelRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
     }
 
     /// Runs every stage from `initial` (image coordinates).
@@ -167,12 +182,12 @@ public struct LandmarkCascade: LandmarkModel {
     /// The crop the cascade samples from for a face whose starting shape is `shape`.
     public func makeCrop(image: GrayImage, around shape: [SIMD2<Float>]) -> FaceCrop {
         var crop = FaceCrop()
-        updateCrop(&crop, image: image, around: shape)
+        updateCrop(&crop, image: .gray(image), around: shape)
         return crop
     }
 
     /// `makeCrop(image:around:)` into an existing crop's buffers.
-    func updateCrop(_ crop: inout FaceCrop, image: GrayImage, around shape: [SIMD2<Float>]) {
+    func updateCrop(_ crop: inout FaceCrop, image: LumaFrame, around shape: [SIMD2<Float>]) {
         let box = FaceBox.canonical(landmarks: shape)
         let side = max(box.width, 1)
         crop.update(image: image, centre: box.centre, halfSide: Self.cropHalfSide * side,
@@ -207,11 +222,11 @@ public struct LandmarkCascade: LandmarkModel {
         public mutating func fit(_ cascade: LandmarkCascade, image: GrayImage, initial: [SIMD2<Float>]) {
             LandmarkCascade.resize(&shape, to: initial.count)
             for i in 0..<initial.count { shape[i] = initial[i] }
-            fitFromShape(cascade, image: image)
+            fitFromShape(cascade, image: .gray(image))
         }
 
         /// Runs every stage from the current `shape`, cropping around it first.
-        mutating func fitFromShape(_ cascade: LandmarkCascade, image: GrayImage) {
+        mutating func fitFromShape(_ cascade: LandmarkCascade, image: LumaFrame) {
             cascade.updateCrop(&crop, image: image, around: shape)
             for stage in cascade.stages { step(stage, cascade: cascade) }
         }

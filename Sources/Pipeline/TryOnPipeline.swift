@@ -126,11 +126,15 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         timings.decode = Self.lap(&clock)
 
-        // The tracker reads only around the faces it follows: converting that part to gray instead of
-        // the frame saves most of the conversion at 720p (the full frame is converted when the detector
-        // runs, see `wholeGray`).
+        let width = grayDecoded ? gray.width : canvas.width, height = grayDecoded ? gray.height : canvas.height
+        // The tracker reads only around the faces it follows. With no gray consumer after it (metrics read
+        // the eyes in gray), it reads the RGB canvas itself: its crop folds the luma into the box filter,
+        // and no gray image is made (at 720p with a large face the conversion cost as much as the crop).
+        // Otherwise only the part it reads is converted. The whole frame is converted when the detector
+        // runs (see `wholeGray`).
+        let needsGray = configuration.measureFaces || configuration.overlay.metrics
         var partialGray = false
-        if !grayDecoded {
+        if !grayDecoded && needsGray {
             if let tracker, gray.width == canvas.width, gray.height == canvas.height,
                let region = tracker.nextFrameReadRegion(width: canvas.width, height: canvas.height) {
                 gray.setLuma(of: canvas, inside: region)
@@ -142,13 +146,15 @@ public final class TryOnPipeline: @unchecked Sendable {
         if tracker == nil {
             let choice = configuration.camera == .estimated ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
             tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
-                                  camera: choice.intrinsics(width: gray.width, height: gray.height),
+                                  camera: choice.intrinsics(width: width, height: height),
                                   configuration: configuration.tracker)
         }
         let tracker = tracker!
         var wholeGrayUsed = false
-        let all = tracker.process(gray, timestampSeconds: frame.timestampSeconds - t0) {
-            guard partialGray else { return nil }
+        // A temporary, not a local: a reference to the canvas held past this call would make the render's
+        // first write copy the whole frame.
+        let all = tracker.process(grayDecoded || needsGray ? .gray(gray) : .rgb(canvas), timestampSeconds: frame.timestampSeconds - t0) {
+            guard partialGray || !(grayDecoded || needsGray) else { return nil }
             self.wholeGray.setLuma(of: self.canvas)
             wholeGrayUsed = true
             return self.wholeGray
@@ -205,7 +211,7 @@ public final class TryOnPipeline: @unchecked Sendable {
         lastTick = clock
         defer { index += 1 }
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
-                              anchors: anchors, jpeg: jpeg, width: gray.width, height: gray.height,
+                              anchors: anchors, jpeg: jpeg, width: width, height: height,
                               camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report,
                               lights: lights)
     }
