@@ -69,4 +69,20 @@ let benchmarks: @Sendable () -> Void = {
             k += 1
         }
     }
+    // The descriptors alone (issue 9: tracking cost): one iteration = one face's 68 descriptors, the
+    // feature vector of one stage (cycling over faces and stage strides), on crops built beforehand.
+    // Measured 2026-11-22 (load 2-11): p0/p50 114/117 us with ffec950's PatchDescriptor, 93/98 us with
+    // the fast path (same features to the bit); 16 mallocs per sample (the framework's baseline).
+    let crops = faces.map { model.makeCrop(image: $0.image, around: $0.truth) }
+    var extractWorkspace = LandmarkCascade.Workspace(cascade: model)
+    var e = 0
+    Benchmark("Landmarks descriptors (68 points, one stage's features)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let f = e % faces.count
+            extractWorkspace.extract(cascade: model, crop: crops[f], shape: faces[f].truth,
+                                     stride: model.stages[e % model.stages.count].stride)
+            blackHole(extractWorkspace.features[0])
+            e += 1
+        }
+    }
 }
