@@ -15,4 +15,6 @@ struct FragmentQueue {
     /// Whether the fragment writes depth when kept (inside the triangle, depth-writing shader); only
     /// read for shaders that may discard.
     var writesDepth = [Bool](repeating: false, count: FragmentQueue.capacity)
+    /// A batch's encoded channels, read back lane by lane when blending.
+    var encoded = [Float](repeating: 0, count: 24)
 }

@@ -34,11 +34,13 @@ extension Rasterizer {
                         queue.coverages.withUnsafeMutableBufferPointer { coverages in
                         queue.pixels.withUnsafeMutableBufferPointer { pixels in
                         queue.writesDepth.withUnsafeMutableBufferPointer { writes in
+                        queue.encoded.withUnsafeMutableBufferPointer { encoded in
                             triangles.withUnsafeBufferPointer { tris in
                                 var q = QueueWriter(varyings: varyings.baseAddress!, weights: weights.baseAddress!,
                                                     coverages: coverages.baseAddress!, pixels: pixels.baseAddress!,
                                                     writesDepth: writes.baseAddress!, rgb: rgb.baseAddress!,
-                                                    z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!)
+                                                    z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!,
+                                                    encoded: encoded.baseAddress!)
                                 for t in tris {
                                     if let r = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q) {
                                         box.minX = min(box.minX, r.minX); box.minY = min(box.minY, r.minY)
@@ -48,6 +50,7 @@ extension Rasterizer {
                                 }
                                 q.flush(shader)
                             }
+                        }
                         }
                         }
                         }
@@ -152,11 +155,14 @@ struct QueueWriter {
     let z: UnsafeMutablePointer<Float>
     let toLinear: UnsafePointer<Float>
     let toSRGB: UnsafePointer<UInt8>
+    /// 24 floats: a batch's encoded channels (the R lanes, the G lanes, the B lanes).
+    let encoded: UnsafeMutablePointer<Float>
     var count = 0
 
     init(varyings: UnsafeMutablePointer<SurfaceVarying>, weights: UnsafeMutablePointer<Float>, coverages: UnsafeMutablePointer<Float>,
          pixels: UnsafeMutablePointer<Float>, writesDepth: UnsafeMutablePointer<Bool>,
-         rgb: UnsafeMutablePointer<UInt8>, z: UnsafeMutablePointer<Float>, toLinear: UnsafePointer<Float>, toSRGB: UnsafePointer<UInt8>) {
+         rgb: UnsafeMutablePointer<UInt8>, z: UnsafeMutablePointer<Float>, toLinear: UnsafePointer<Float>, toSRGB: UnsafePointer<UInt8>,
+         encoded: UnsafeMutablePointer<Float>) {
         self.varyings = varyings
         self.weights = weights
         self.coverages = coverages
@@ -166,6 +172,7 @@ struct QueueWriter {
         self.z = z
         self.toLinear = toLinear
         self.toSRGB = toSRGB
+        self.encoded = encoded
     }
 
     @inline(__always)
@@ -246,14 +253,20 @@ struct QueueWriter {
                 outG.replace(with: dG + (outG - dG) * coverage, where: partial)
                 outB.replace(with: dB + (outB - dB) * coverage, where: partial)
             }
-            let eR = Shading8.clamp01(outR) * steps + 0.5, eG = Shading8.clamp01(outG) * steps + 0.5, eB = Shading8.clamp01(outB) * steps + 0.5
-            for lane in 0..<lanes where f.keep[lane] {
-                let p = Int(idx[lane])
+            // Stored once and read back lane by lane (extracting lanes in the loop re-stored the
+            // vectors for every lane).
+            let e = UnsafeMutableRawPointer(encoded)
+            e.storeBytes(of: Shading8.clamp01(outR) * steps + 0.5, as: SIMD8<Float>.self)
+            e.storeBytes(of: Shading8.clamp01(outG) * steps + 0.5, toByteOffset: 32, as: SIMD8<Float>.self)
+            e.storeBytes(of: Shading8.clamp01(outB) * steps + 0.5, toByteOffset: 64, as: SIMD8<Float>.self)
+            let keepAll = all(f.keep)
+            for lane in 0..<lanes where keepAll || f.keep[lane] {
+                let p = Int(pixels[k + lane])
                 if deferDepth && writesDepth[k + lane] { z[p] = weights[k + lane] }
                 let o = 3 * p
-                rgb[o] = toSRGB[Int(eR[lane])]
-                rgb[o + 1] = toSRGB[Int(eG[lane])]
-                rgb[o + 2] = toSRGB[Int(eB[lane])]
+                rgb[o] = toSRGB[Int(encoded[lane])]
+                rgb[o + 1] = toSRGB[Int(encoded[8 + lane])]
+                rgb[o + 2] = toSRGB[Int(encoded[16 + lane])]
             }
             return
         }
