@@ -157,22 +157,24 @@ public struct FaceCrop: Sendable {
                                 from: Int, count: Int, into acc: UnsafeMutablePointer<UInt16>, span: Int) {
         let whole = span / 16 * 16
         let out = UnsafeMutableRawPointer(acc)
-        var first = true
-        for r in from..<(from + count) {
-            let row = UnsafeRawPointer(src + ys[r] * rowStride + offset)
-            var k = 0
-            while k < whole {
-                let bytes = SIMD16<UInt16>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self))
-                let sum = first ? bytes : out.loadUnaligned(fromByteOffset: 2 * k, as: SIMD16<UInt16>.self) &+ bytes
-                out.storeBytes(of: sum, toByteOffset: 2 * k, as: SIMD16<UInt16>.self)
-                k += 16
+        let base = UnsafeRawPointer(src + offset)
+        // Column chunk by column chunk, the rows summed in a register: one store per chunk, and the d
+        // rows read side by side (d streams the prefetcher follows), not one after the other.
+        var k = 0
+        while k < whole {
+            var sum = SIMD16<UInt16>()
+            for r in from..<(from + count) {
+                sum &+= SIMD16<UInt16>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: ys[r] * rowStride + k, as: SIMD16<UInt8>.self))
             }
-            let tail = row.assumingMemoryBound(to: UInt8.self)
-            while k < span {
-                acc[k] = first ? UInt16(tail[k]) : acc[k] &+ UInt16(tail[k])
-                k += 1
-            }
-            first = false
+            out.storeBytes(of: sum, toByteOffset: 2 * k, as: SIMD16<UInt16>.self)
+            k += 16
+        }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        while k < span {
+            var sum: UInt16 = 0
+            for r in from..<(from + count) { sum &+= UInt16(bytes[ys[r] * rowStride + k]) }
+            acc[k] = sum
+            k += 1
         }
     }
 
