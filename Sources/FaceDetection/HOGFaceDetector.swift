@@ -17,6 +17,10 @@ public final class HOGFaceDetector: FaceDetector {
 
     private let pyramid: HOGPyramid
     private var scores: [Float] = []
+    /// Scratch reused scan after scan (detection runs on every frame while no face is tracked):
+    /// the best score per window of a level, and the windows over the threshold.
+    private var best: [Float] = []
+    private var found: [FaceBox] = []
 
     public init(model: HOGFaceDetectorModel) {
         self.model = model
@@ -30,7 +34,8 @@ public final class HOGFaceDetector: FaceDetector {
 
     /// Every window scoring at least `threshold`, before non-maximum suppression, in scan order.
     public func candidates(in image: GrayImage, threshold: Float) -> [FaceBox] {
-        var found: [FaceBox] = []
+        // Unshared again once the caller has dropped the previous result, so its storage is reused.
+        found.removeAll(keepingCapacity: true)
         scan(image) { level, x, y, score in
             if score >= threshold {
                 found.append(model.window.faceBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY, score: score))
@@ -48,7 +53,6 @@ public final class HOGFaceDetector: FaceDetector {
             let octaves = log2f(minimumFaceSide / Float(window.faceSidePixels))
             start = max(0, Int((octaves * Float(window.levelsPerOctave)).rounded(.down)))
         }
-        var best: [Float] = []
         pyramid.forEachLevel(of: image, minCellsX: window.cells, minCellsY: window.cells, startLevel: start) { level in
             var size = (width: 0, height: 0)
             for (i, filter) in model.filters.enumerated() {

@@ -7,9 +7,12 @@ import Imaging
 /// 8-bit fixed-point weights; the vertical blend runs over whole rows so it vectorises.
 struct PyramidResampler {
     private var rowBuffer: [UInt16] = []
-    private var xIndex: [Int32] = []
-    private var xWeight: [Int32] = []
-    private var tableKey = (0, 0)
+    /// Horizontal source index and weight per target column, one table per (source, target) width:
+    /// a pyramid resizes to several widths per frame, so one table rebuilt per call allocated twice a
+    /// level on every detection frame. Kept small (cleared past `maxTables`, e.g. when the frame size
+    /// keeps changing).
+    private var tables: [(sourceWidth: Int, targetWidth: Int, index: [Int32], weight: [Int32])] = []
+    private static let maxTables = 64
 
     /// `target` = `source` halved (sizes rounded down), each pixel the rounded mean of 2x2 pixels.
     mutating func halve(_ source: GrayImage, into target: inout GrayImage) {
@@ -34,10 +37,11 @@ struct PyramidResampler {
         let sw = source.width, sh = source.height
         target.reshape(width: tw, height: th)
         guard sw > 0, sh > 0, tw > 0, th > 0 else { return }
-        if tableKey != (sw, tw) {
-            tableKey = (sw, tw)
-            xIndex = [Int32](repeating: 0, count: tw)
-            xWeight = [Int32](repeating: 0, count: tw)
+        var t = tables.firstIndex { $0.sourceWidth == sw && $0.targetWidth == tw } ?? -1
+        if t < 0 {
+            if tables.count >= Self.maxTables { tables.removeAll() }
+            var xIndex = [Int32](repeating: 0, count: tw)
+            var xWeight = [Int32](repeating: 0, count: tw)
             let r = Float(sw) / Float(tw)
             for x in 0 ..< tw {
                 let u = min(max((Float(x) + 0.5) * r - 0.5, 0), Float(sw - 1))
@@ -46,7 +50,10 @@ struct PyramidResampler {
                 xIndex[x] = Int32(i)
                 xWeight[x] = Int32(((u - Float(i)) * 256).rounded())
             }
+            tables.append((sw, tw, xIndex, xWeight))
+            t = tables.count - 1
         }
+        let xIndex = tables[t].index, xWeight = tables[t].weight
         if rowBuffer.count < sw + 1 { rowBuffer = [UInt16](repeating: 0, count: sw + 1) }
         let ry = Float(sh) / Float(th)
         let single = sw == 1

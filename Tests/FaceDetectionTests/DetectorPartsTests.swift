@@ -84,4 +84,28 @@ import Testing
         #expect(sizes.count == 11)
         for k in 1 ..< sizes.count { #expect(abs(sizes[k].2 / sizes[k - 1].2 - 0.8409) < 0.01) }
     }
+
+    /// A pyramid scanned again (its resize tables and level buffers reused, other frame sizes in
+    /// between) gives exactly the features a fresh pyramid gives, level by level.
+    @Test func reusedPyramidMatchesAFreshOne() {
+        func textured(_ w: Int, _ h: Int, _ seed: Int) -> GrayImage {
+            var g = GrayImage(width: w, height: h)
+            for y in 0..<h { for x in 0..<w { g[x, y] = UInt8(truncatingIfNeeded: (x * 7 + y * 13 + seed) ^ (x * y + seed)) } }
+            return g
+        }
+        func levels(_ pyramid: HOGPyramid, _ image: GrayImage) -> [[Float]] {
+            var out: [[Float]] = []
+            pyramid.forEachLevel(of: image, minCellsX: 6, minCellsY: 6) { out.append($0.features.values); return true }
+            return out
+        }
+        let reused = HOGPyramid(levelsPerOctave: 4)
+        let a = textured(320, 240, 1), b = textured(200, 150, 2)
+        _ = levels(reused, a)
+        _ = levels(reused, b)
+        let again = levels(reused, a)
+        let fresh = levels(HOGPyramid(levelsPerOctave: 4), a)
+        #expect(again.count == fresh.count && again.count > 4)
+        #expect(again == fresh)
+        #expect(levels(reused, b) == levels(HOGPyramid(levelsPerOctave: 4), b))
+    }
 }
