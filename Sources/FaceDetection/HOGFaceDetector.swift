@@ -21,6 +21,7 @@ public final class HOGFaceDetector: FaceDetector {
     /// the best score per window of a level, and the windows over the threshold.
     private var best: [Float] = []
     private var found: [FaceBox] = []
+    private var kept: [FaceBox] = []
 
     public init(model: HOGFaceDetectorModel) {
         self.model = model
@@ -29,7 +30,10 @@ public final class HOGFaceDetector: FaceDetector {
     }
 
     public func detect(in image: GrayImage) -> [FaceBox] {
-        nonMaximumSuppression(candidates(in: image, threshold: threshold))
+        // Into reused buffers; `kept` is unshared again once the caller has dropped the last result.
+        _ = candidates(in: image, threshold: threshold)
+        nonMaximumSuppression(sorting: &found, into: &kept)
+        return kept
     }
 
     /// Every window scoring at least `threshold`, before non-maximum suppression, in scan order.

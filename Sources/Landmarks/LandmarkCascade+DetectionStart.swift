@@ -35,24 +35,30 @@ extension LandmarkCascade {
     public func detectionFit(in image: GrayImage, box: FaceBox, workspace: inout Workspace) -> DetectionFit {
         let r = detectionRefinement
         var fits = 0
-        var best = refinedFit(image, box: box, refitBelowIoU: r.refitBelowIoU, fits: &fits, workspace: &workspace)
-        guard let scorer = r.scorer else { return DetectionFit(fitted: best, fitCount: fits, score: nil) }
-        var bestScore = scorer.fitScore(best)
+        let first = refinedFit(image, box: box, refitBelowIoU: r.refitBelowIoU, fits: &fits, workspace: &workspace)
+        guard let scorer = r.scorer else { return DetectionFit(fitted: first, fitCount: fits, score: nil) }
+        var bestScore = scorer.fitScore(first)
+        // The best fit so far is copied into the workspace's own buffers (holding a fit that shares the
+        // working buffers made every further fit copy them: detection runs on every frame while no face is
+        // tracked, and should allocate nothing either).
+        workspace.keepBest()
         var centre = box
+        let shifts = r.retryShifts, scales = r.retryScales
         for _ in 0..<r.retryRounds where bestScore < r.retryBelowScore {
             let side = (centre.width + centre.height) / 2
-            let starts = r.retryShifts.map { (centre.centre + SIMD2(0, $0 * side), side) } + r.retryScales.map { (centre.centre, $0 * side) }
-            for (c, s) in starts {
+            // The box moved by each shift, then scaled by each scale.
+            for k in 0..<(shifts.count + scales.count) {
+                let (c, s) = k < shifts.count ? (centre.centre + SIMD2(0, shifts[k] * side), side) : (centre.centre, scales[k - shifts.count] * side)
                 // Extra starts always refit: a start a sixth of a face off can fit with an implied box close
                 // to itself and still be off (training split, boxes 30 % off: 77 vs 307 failures of 1,761).
-                let f = refinedFit(image, box: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s), refitBelowIoU: .infinity, fits: &fits, workspace: &workspace)
-                let score = scorer.fitScore(f)
-                if score > bestScore + r.retryMargin { best = f; bestScore = score }
+                let score = scorer.fitScore(refinedFit(image, box: FaceBox(x: c.x - s / 2, y: c.y - s / 2, width: s, height: s),
+                                                       refitBelowIoU: .infinity, fits: &fits, workspace: &workspace))
+                if score > bestScore + r.retryMargin { workspace.keepBest(); bestScore = score }
             }
             // The next round searches around the box the best fit so far implies.
-            centre = impliedBox(for: best.landmarks)
+            centre = impliedBox(for: workspace.bestShape)
         }
-        return DetectionFit(fitted: best, fitCount: fits, score: bestScore)
+        return DetectionFit(fitted: FittedShape(landmarks: workspace.bestShape, features: workspace.bestFeatures), fitCount: fits, score: bestScore)
     }
 
     /// One start: the fit from `box`, refitted from the box it implies when the two disagree.

@@ -206,6 +206,21 @@ public struct LandmarkCascade: LandmarkModel {
         /// The shape being fitted (image pixels); the result after `fit`.
         public internal(set) var shape: [SIMD2<Float>]
         var crop: FaceCrop
+        /// The best detection-mode fit so far (`keepBest`), kept apart from the working buffers.
+        var bestShape: [SIMD2<Float>] = []
+        var bestFeatures: [Float] = []
+
+        /// Copies the current fit (`shape`, `features`) into `bestShape`/`bestFeatures`, in place once
+        /// they have the size.
+        mutating func keepBest() {
+            LandmarkCascade.resize(&bestShape, to: shape.count)
+            for i in 0..<shape.count { bestShape[i] = shape[i] }
+            if bestFeatures.count != features.count {
+                bestFeatures.removeAll(keepingCapacity: true)
+                bestFeatures.append(contentsOf: repeatElement(0, count: features.count))
+            }
+            for i in 0..<features.count { bestFeatures[i] = features[i] }
+        }
 
         public init(cascade: LandmarkCascade) {
             descriptor = PatchDescriptor(layout: cascade.patchLayout)
