@@ -50,9 +50,9 @@ public struct FaceCrop: Sendable {
         let (x0, y0, d, n) = Self.layout(centre: centre, halfSide: halfSide, faceSide: faceSide, referenceSide: referenceSide)
         originX = x0; originY = y0; factor = d; width = n; height = n
         let iw = image.width, ih = image.height
-        Self.resize(&columns, to: n * d, filler: 0)
-        Self.resize(&rows, to: n * d, filler: 0)
-        Self.resize(&level0, to: n * n, filler: 0)
+        columns.resize(to: n * d, filler: 0)
+        rows.resize(to: n * d, filler: 0)
+        level0.resize(to: n * n, filler: 0)
         columns.withUnsafeMutableBufferPointer { xs in
             rows.withUnsafeMutableBufferPointer { ys in
                 for k in 0..<(n * d) { xs[k] = min(max(x0 + k, 0), iw - 1); ys[k] = min(max(y0 + k, 0), ih - 1) }
@@ -68,7 +68,7 @@ public struct FaceCrop: Sendable {
         case .rgb: channels = 3
         }
         let span = channels * (last - first + 1)
-        Self.resize(&rowSums, to: span, filler: 0)
+        rowSums.resize(to: span, filler: 0)
         let norm = 1 / Float(d * d)
         let wr = Float(19595) / 65536 * norm, wg = Float(38470) / 65536 * norm, wb = Float(7471) / 65536 * norm
         let inside = x0 >= 0 && x0 + n * d <= iw
@@ -122,7 +122,7 @@ public struct FaceCrop: Sendable {
         }
         let n1 = n / 2
         width1 = n1; height1 = n1
-        Self.resize(&level1, to: n1 * n1, filler: 0)
+        level1.resize(to: n1 * n1, filler: 0)
         level0.withUnsafeBufferPointer { s in
             level1.withUnsafeMutableBufferPointer { h in
                 for j in 0..<n1 {
@@ -175,16 +175,6 @@ public struct FaceCrop: Sendable {
             for r in from..<(from + count) { sum &+= UInt16(bytes[ys[r] * rowStride + k]) }
             acc[k] = sum
             k += 1
-        }
-    }
-
-    /// Gives `array` exactly `count` elements without giving up its capacity (contents unspecified;
-    /// every caller overwrites them).
-    private static func resize<T>(_ array: inout [T], to count: Int, filler: T) {
-        if array.count > count {
-            array.removeLast(array.count - count)
-        } else if array.count < count {
-            array.append(contentsOf: repeatElement(filler, count: count - array.count))
         }
     }
 

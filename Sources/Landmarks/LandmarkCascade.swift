@@ -76,7 +76,7 @@ public struct LandmarkCascade: LandmarkModel {
     public func initialShape(for box: FaceBox, into shape: inout [SIMD2<Float>]) {
         let side = (box.width + box.height) / 2
         let c = box.centre
-        Self.resize(&shape, to: landmarkCount)
+        shape.resize(to: landmarkCount, filler: .zero)
         for i in 0..<landmarkCount { shape[i] = c + side * boxShape[i] }
     }
 
@@ -101,17 +101,8 @@ public struct LandmarkCascade: LandmarkModel {
         } else {
             t = referenceTransform(for: previous)
         }
-        Self.resize(&shape, to: landmarkCount)
+        shape.resize(to: landmarkCount, filler: .zero)
         for i in 0..<landmarkCount { shape[i] = t.apply(meanShape[i]) }
-    }
-
-    /// Gives `shape` exactly `count` points, keeping its storage when it is unshared (contents unspecified).
-    static func resize(_ shape: inout [SIMD2<Float>], to count: Int) {
-        if shape.count > count {
-            shape.removeLast(shape.count - count)
-        } else if shape.count < count {
-            shape.append(contentsOf: repeatElement(.zero, count: count - shape.count))
-        }
     }
 
     /// iBUG-68 points that mouth opening leaves in place: the upper jaw line (0-4, 12-16), brows,
@@ -213,13 +204,8 @@ public struct LandmarkCascade: LandmarkModel {
         /// Copies the current fit (`shape`, `features`) into `bestShape`/`bestFeatures`, in place once
         /// they have the size.
         mutating func keepBest() {
-            LandmarkCascade.resize(&bestShape, to: shape.count)
-            for i in 0..<shape.count { bestShape[i] = shape[i] }
-            if bestFeatures.count != features.count {
-                bestFeatures.removeAll(keepingCapacity: true)
-                bestFeatures.append(contentsOf: repeatElement(0, count: features.count))
-            }
-            for i in 0..<features.count { bestFeatures[i] = features[i] }
+            bestShape.overwrite(with: shape)
+            bestFeatures.overwrite(with: features)
         }
 
         public init(cascade: LandmarkCascade) {
@@ -235,7 +221,7 @@ public struct LandmarkCascade: LandmarkModel {
 
         /// Runs every stage of `cascade` from `initial` (image coordinates); the result is `shape`.
         public mutating func fit(_ cascade: LandmarkCascade, image: GrayImage, initial: [SIMD2<Float>]) {
-            LandmarkCascade.resize(&shape, to: initial.count)
+            shape.resize(to: initial.count, filler: .zero)
             for i in 0..<initial.count { shape[i] = initial[i] }
             fitFromShape(cascade, image: .gray(image))
         }
