@@ -32,6 +32,12 @@ public struct FaceBox: Sendable, Equatable {
     public static func canonical(landmarks: [SIMD2<Float>]) -> FaceBox {
         var lo = landmarks[0], hi = landmarks[0]
         for p in landmarks { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        return canonical(lo: lo, hi: hi)
+    }
+
+    /// The canonical box of landmarks whose bounding box runs from `lo` to `hi` (for callers that
+    /// compute points on the fly rather than store them).
+    public static func canonical(lo: SIMD2<Float>, hi: SIMD2<Float>) -> FaceBox {
         let side = max(hi.x - lo.x, hi.y - lo.y)
         let c = (lo + hi) / 2
         return FaceBox(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side, score: 0)

@@ -95,14 +95,16 @@ public struct LandmarkCascade: LandmarkModel {
 
     /// `initialShape(trackingFrom:)` written into `shape` (its storage reused when it has the right size).
     public func initialShape(trackingFrom previous: [SIMD2<Float>], into shape: inout [SIMD2<Float>]) {
-        let t: SimilarityTransform
-        if landmarkCount == 68 {
-            t = SimilarityTransform.fit(from: meanShape, to: previous, indices: Self.expressionStable)
-        } else {
-            t = referenceTransform(for: previous)
-        }
+        let t = trackingStartTransform(previous: previous)
         shape.resize(to: landmarkCount, filler: .zero)
         for i in 0..<landmarkCount { shape[i] = t.apply(meanShape[i]) }
+    }
+
+    /// The similarity that places the mean shape as the tracking start (see `initialShape(trackingFrom:)`).
+    func trackingStartTransform(previous: [SIMD2<Float>]) -> SimilarityTransform {
+        landmarkCount == 68
+            ? SimilarityTransform.fit(from: meanShape, to: previous, indices: Self.expressionStable)
+            : referenceTransform(for: previous)
     }
 
     /// iBUG-68 points that mouth opening leaves in place: the upper jaw line (0-4, 12-16), brows,
@@ -145,21 +147,15 @@ public struct LandmarkCascade: LandmarkModel {
     /// tracking start (the mean shape placed by `initialShape(trackingFrom:)`, computed here the same
     /// way, without storing it), plus one pixel of margin. Every stage samples inside that crop.
     public func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect? {
-        let t = landmarkCount == 68
-            ? SimilarityTransform.fit(from: meanShape, to: previous, indices: Self.expressionStable)
-            : referenceTransform(for: previous)
+        let t = trackingStartTransform(previous: previous)
         var lo = t.apply(meanShape[0]), hi = lo
         for p in meanShape {
             let q = t.apply(p)
             lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q)
         }
         guard lo.x.isFinite, lo.y.isFinite, hi.x.isFinite, hi.y.isFinite else { return nil }
-        // FaceBox.canonical's square and updateCrop's arguments, with the same arithmetic.
-        let extent = max(hi.x - lo.x, hi.y - lo.y), c = (lo + hi) / 2
-        let box = FaceBox(x: c.x - extent / 2, y: c.y - extent / 2, width: extent, height: extent, score: 0)
-        let side = max(box.width, 1)
-        let r = FaceCrop.sourceRect(centre: box.centre, halfSide: Self.cropHalfSide * side,
-                                    faceSide: side, referenceSide: referenceSide)
+        let square = cropSquare(around: FaceBox.canonical(lo: lo, hi: hi))
+        let r = FaceCrop.sourceRect(centre: square.centre, halfSide: square.halfSide, faceSide: square.faceSide, referenceSide: referenceSide)
         return PixelRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
     }
 
@@ -179,10 +175,15 @@ public struct LandmarkCascade: LandmarkModel {
 
     /// `makeCrop(image:around:)` into an existing crop's buffers.
     func updateCrop(_ crop: inout FaceCrop, image: LumaFrame, around shape: [SIMD2<Float>]) {
-        let box = FaceBox.canonical(landmarks: shape)
+        let square = cropSquare(around: FaceBox.canonical(landmarks: shape))
+        crop.update(image: image, centre: square.centre, halfSide: square.halfSide, faceSide: square.faceSide, referenceSide: referenceSide)
+    }
+
+    /// The crop square for a face whose canonical box is `box`: centred on it, `cropHalfSide` face
+    /// sides from centre to edge (one formula for the crop and for `trackingReadRegion`).
+    private func cropSquare(around box: FaceBox) -> (centre: SIMD2<Float>, halfSide: Float, faceSide: Float) {
         let side = max(box.width, 1)
-        crop.update(image: image, centre: box.centre, halfSide: Self.cropHalfSide * side,
-                    faceSide: side, referenceSide: referenceSide)
+        return (box.centre, Self.cropHalfSide * side, side)
     }
 
     /// Scratch buffers for fits, reusable fit after fit (one per thread: a tracker keeps one for
