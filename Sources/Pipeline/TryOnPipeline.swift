@@ -151,10 +151,12 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         let tracker = tracker!
         var wholeGrayUsed = false
-        // A temporary, not a local: a reference to the canvas held past this call would make the render's
-        // first write copy the whole frame.
-        let all = tracker.process(grayDecoded || needsGray ? .gray(gray) : .rgb(canvas), timestampSeconds: frame.timestampSeconds - t0) {
-            guard partialGray || !(grayDecoded || needsGray) else { return nil }
+        let tracksGray = grayDecoded || needsGray
+        // The frame passed as a temporary, not a local: a reference to the canvas held past this call
+        // would make the render's first write copy the whole frame.
+        let all = tracker.process(tracksGray ? .gray(gray) : .rgb(canvas), timestampSeconds: frame.timestampSeconds - t0) {
+            // Only a whole gray frame can go to the detector as it is.
+            guard partialGray || !tracksGray else { return nil }
             self.wholeGray.setLuma(of: self.canvas)
             wholeGrayUsed = true
             return self.wholeGray
