@@ -73,6 +73,54 @@ struct PatchDescriptor {
     /// Bilinear samples of the m x m grid into `samples`, four at a time, with vector coordinates,
     /// weights and indices and two-pixel loads (each sample's top and bottom pixel pairs are adjacent).
     private mutating func sampleVector(_ pixels: [Float], width w: Int, height h: Int, centre c: SIMD2<Float>, axis ax: SIMD2<Float>) {
+        let wf = SIMD4<Float>(repeating: Float(w))
+        let rowBytes = 4 * w
+        forEachGridQuad(pixels, width: w, height: h, centre: c, axis: ax) { base, x, y in
+            let xi = float(truncated(x)), yi = float(truncated(y))
+            // Exact: every index is an integer below 2^24.
+            let index = truncated(yi * wf + xi)
+            // (p00, p01) of samples 0 and 1, then 2 and 3; the row below likewise.
+            // Unsigned, so widening is free.
+            let r0 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[0])))
+            let r1 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[1])))
+            let r2 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[2])))
+            let r3 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[3])))
+            let a = SIMD4<Float>(lowHalf: r0.loadUnaligned(as: SIMD2<Float>.self), highHalf: r1.loadUnaligned(as: SIMD2<Float>.self))
+            let b = SIMD4<Float>(lowHalf: r2.loadUnaligned(as: SIMD2<Float>.self), highHalf: r3.loadUnaligned(as: SIMD2<Float>.self))
+            let d = SIMD4<Float>(lowHalf: r0.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self),
+                                 highHalf: r1.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self))
+            let e = SIMD4<Float>(lowHalf: r2.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self),
+                                 highHalf: r3.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self))
+            return Self.bilinear(p00: SIMD4<Float>(lowHalf: a.evenHalf, highHalf: b.evenHalf),
+                                 p01: SIMD4<Float>(lowHalf: a.oddHalf, highHalf: b.oddHalf),
+                                 p10: SIMD4<Float>(lowHalf: d.evenHalf, highHalf: e.evenHalf),
+                                 p11: SIMD4<Float>(lowHalf: d.oddHalf, highHalf: e.oddHalf), fx: x - xi, fy: y - yi)
+        }
+    }
+
+    /// `sampleVector` with integer indices and scalar pixel reads: for crops of more than 2^24 pixels.
+    private mutating func sampleScalar(_ pixels: [Float], width w: Int, height h: Int, centre c: SIMD2<Float>, axis ax: SIMD2<Float>) {
+        forEachGridQuad(pixels, width: w, height: h, centre: c, axis: ax) { img, x, y in
+            let zero = SIMD4<Float>(repeating: 0)
+            var p00 = zero, p01 = zero, p10 = zero, p11 = zero, fx = zero, fy = zero
+            for lane in 0..<4 {
+                let xl = x[lane], yl = y[lane]
+                let xi = Int(xl), yi = Int(yl)
+                fx[lane] = xl - Float(xi); fy[lane] = yl - Float(yi)
+                let i = yi * w + xi
+                p00[lane] = img[i]; p01[lane] = img[i + 1]
+                p10[lane] = img[i + w]; p11[lane] = img[i + w + 1]
+            }
+            return Self.bilinear(p00: p00, p01: p01, p10: p10, p11: p11, fx: fx, fy: fy)
+        }
+    }
+
+    /// The grid of the m x m samples laid along `axis` around `centre`, four points at a time, clamped
+    /// into the `w` x `h` pixels so that every sample's 2x2 neighbourhood is inside; `body` returns the
+    /// four samples at those points (given the pixels' base address), stored in `samples` in grid order.
+    @inline(__always)
+    private mutating func forEachGridQuad(_ pixels: [Float], width w: Int, height h: Int, centre c: SIMD2<Float>, axis ax: SIMD2<Float>,
+                                          _ body: (UnsafePointer<Float>, SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) {
         let ay = SIMD2<Float>(-ax.y, ax.x)
         let m = spec.gridSide
         let maxX = Float(w - 1) - 0.001, maxY = Float(h - 1) - 0.001
@@ -89,8 +137,6 @@ struct PatchDescriptor {
                 let ayx = SIMD4<Float>(repeating: ay.x), ayy = SIMD4<Float>(repeating: ay.y)
                 let zero = SIMD4<Float>(repeating: 0)
                 let hiX = SIMD4<Float>(repeating: maxX), hiY = SIMD4<Float>(repeating: maxY)
-                let wf = SIMD4<Float>(repeating: Float(w))
-                let rowBytes = 4 * w
                 var q = 0
                 while q < total {
                     let off = q * 4
@@ -101,28 +147,7 @@ struct PatchDescriptor {
                     // not become an index. (−0 becomes +0 here, which no later sum can tell apart.)
                     x = x.replacing(with: zero, where: .!(x .> zero)); x = x.replacing(with: hiX, where: hiX .< x)
                     y = y.replacing(with: zero, where: .!(y .> zero)); y = y.replacing(with: hiY, where: hiY .< y)
-                    let xi = float(truncated(x)), yi = float(truncated(y))
-                    let fx = x - xi, fy = y - yi
-                    // Exact: every index is an integer below 2^24.
-                    let index = truncated(yi * wf + xi)
-                    // (p00, p01) of samples 0 and 1, then 2 and 3; the row below likewise.
-                    // Unsigned, so widening is free.
-                    let r0 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[0])))
-                    let r1 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[1])))
-                    let r2 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[2])))
-                    let r3 = UnsafeRawPointer(base + Int(UInt32(bitPattern: index[3])))
-                    let a = SIMD4<Float>(lowHalf: r0.loadUnaligned(as: SIMD2<Float>.self), highHalf: r1.loadUnaligned(as: SIMD2<Float>.self))
-                    let b = SIMD4<Float>(lowHalf: r2.loadUnaligned(as: SIMD2<Float>.self), highHalf: r3.loadUnaligned(as: SIMD2<Float>.self))
-                    let d = SIMD4<Float>(lowHalf: r0.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self),
-                                         highHalf: r1.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self))
-                    let e = SIMD4<Float>(lowHalf: r2.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self),
-                                         highHalf: r3.loadUnaligned(fromByteOffset: rowBytes, as: SIMD2<Float>.self))
-                    let p00 = SIMD4<Float>(lowHalf: a.evenHalf, highHalf: b.evenHalf)
-                    let p01 = SIMD4<Float>(lowHalf: a.oddHalf, highHalf: b.oddHalf)
-                    let p10 = SIMD4<Float>(lowHalf: d.evenHalf, highHalf: e.evenHalf)
-                    let p11 = SIMD4<Float>(lowHalf: d.oddHalf, highHalf: e.oddHalf)
-                    let top = p00 + fx * (p01 - p00), bottom = p10 + fx * (p11 - p10)
-                    rs.storeBytes(of: top + fy * (bottom - top), toByteOffset: off, as: SIMD4<Float>.self)
+                    rs.storeBytes(of: body(base, x, y), toByteOffset: off, as: SIMD4<Float>.self)
                     q += 4
                 }
             }
@@ -131,48 +156,12 @@ struct PatchDescriptor {
         }
     }
 
-    /// `sampleVector` with integer indices and scalar pixel reads: for crops of more than 2^24 pixels.
-    private mutating func sampleScalar(_ pixels: [Float], width w: Int, height h: Int, centre c: SIMD2<Float>, axis ax: SIMD2<Float>) {
-        let ay = SIMD2<Float>(-ax.y, ax.x)
-        let m = spec.gridSide
-        let maxX = Float(w - 1) - 0.001, maxY = Float(h - 1) - 0.001
-        let total = m * m
-        pixels.withUnsafeBufferPointer { img in
-            layout.offsetX.withUnsafeBufferPointer { ox in
-            layout.offsetY.withUnsafeBufferPointer { oy in
-            samples.withUnsafeMutableBufferPointer { s in
-                let rox = UnsafeRawPointer(ox.baseAddress!), roy = UnsafeRawPointer(oy.baseAddress!)
-                let rs = UnsafeMutableRawPointer(s.baseAddress!)
-                let cx = SIMD4<Float>(repeating: c.x), cy = SIMD4<Float>(repeating: c.y)
-                let axx = SIMD4<Float>(repeating: ax.x), axy = SIMD4<Float>(repeating: ax.y)
-                let ayx = SIMD4<Float>(repeating: ay.x), ayy = SIMD4<Float>(repeating: ay.y)
-                let zero = SIMD4<Float>(repeating: 0)
-                let hiX = SIMD4<Float>(repeating: maxX), hiY = SIMD4<Float>(repeating: maxY)
-                var q = 0
-                while q < total {
-                    let off = q * 4
-                    let u = rox.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
-                    let v = roy.loadUnaligned(fromByteOffset: off, as: SIMD4<Float>.self)
-                    var x = cx + axx * u + ayx * v, y = cy + axy * u + ayy * v
-                    x.replace(with: zero, where: .!(x .>= zero)); x.replace(with: hiX, where: x .> hiX)
-                    y.replace(with: zero, where: .!(y .>= zero)); y.replace(with: hiY, where: y .> hiY)
-                    var p00 = zero, p01 = zero, p10 = zero, p11 = zero, fx = zero, fy = zero
-                    for lane in 0..<4 {
-                        let xl = x[lane], yl = y[lane]
-                        let xi = Int(xl), yi = Int(yl)
-                        fx[lane] = xl - Float(xi); fy[lane] = yl - Float(yi)
-                        let i = yi * w + xi
-                        p00[lane] = img[i]; p01[lane] = img[i + 1]
-                        p10[lane] = img[i + w]; p11[lane] = img[i + w + 1]
-                    }
-                    let top = p00 + fx * (p01 - p00), bottom = p10 + fx * (p11 - p10)
-                    rs.storeBytes(of: top + fy * (bottom - top), toByteOffset: off, as: SIMD4<Float>.self)
-                    q += 4
-                }
-            }
-            }
-            }
-        }
+    /// Bilinear interpolation of the four neighbours by the fractions `fx` (across) and `fy` (down).
+    @inline(__always)
+    private static func bilinear(p00: SIMD4<Float>, p01: SIMD4<Float>, p10: SIMD4<Float>, p11: SIMD4<Float>,
+                                 fx: SIMD4<Float>, fy: SIMD4<Float>) -> SIMD4<Float> {
+        let top = p00 + fx * (p01 - p00), bottom = p10 + fx * (p11 - p10)
+        return top + fy * (bottom - top)
     }
 
     /// The 3x3-cell, 8-bin histograms from `samples`, straight into `out`.
