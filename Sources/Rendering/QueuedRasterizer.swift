@@ -29,16 +29,21 @@ extension Rasterizer {
             ColorTables.toSRGB.withUnsafeBufferPointer { toSRGB in
                 color.pixels.withUnsafeMutableBufferPointer { rgb in
                     depth.values.withUnsafeMutableBufferPointer { z in
-                        queue.varyings.withUnsafeMutableBufferPointer { varyings in
+                        queue.first.withUnsafeMutableBufferPointer { first in
+                        queue.second.withUnsafeMutableBufferPointer { second in
                         queue.weights.withUnsafeMutableBufferPointer { weights in
                         queue.coverages.withUnsafeMutableBufferPointer { coverages in
                         queue.pixels.withUnsafeMutableBufferPointer { pixels in
+                        queue.slots.withUnsafeMutableBufferPointer { slots in
                         queue.writesDepth.withUnsafeMutableBufferPointer { writes in
+                        queue.corners.withUnsafeMutableBufferPointer { corners in
+                        queue.mixed.withUnsafeMutableBufferPointer { mixed in
                         queue.encoded.withUnsafeMutableBufferPointer { encoded in
                             triangles.withUnsafeBufferPointer { tris in
-                                var q = QueueWriter(varyings: varyings.baseAddress!, weights: weights.baseAddress!,
+                                var q = QueueWriter(first: first.baseAddress!, second: second.baseAddress!, weights: weights.baseAddress!,
                                                     coverages: coverages.baseAddress!, pixels: pixels.baseAddress!,
-                                                    writesDepth: writes.baseAddress!, rgb: rgb.baseAddress!,
+                                                    slots: slots.baseAddress!, writesDepth: writes.baseAddress!,
+                                                    corners: corners.baseAddress!, mixed: mixed.baseAddress!, rgb: rgb.baseAddress!,
                                                     z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!,
                                                     encoded: encoded.baseAddress!)
                                 for t in tris {
@@ -50,6 +55,10 @@ extension Rasterizer {
                                 }
                                 q.flush(shader)
                             }
+                        }
+                        }
+                        }
+                        }
                         }
                         }
                         }
@@ -78,17 +87,16 @@ extension Rasterizer {
         var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
         let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
         if !unclipped {
+            // A piece of a near-clipped triangle: its corners sit at barycentrics b_k of the source.
             let s = (v0, v1, v2)
             v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
             v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
             v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
         }
+        q.begin(v0, v1, v2)
         let ox = Float(e.minX), oy = Float(e.minY)
         let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
         let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
-        let nA = v0 * (a0 * g0) + v1 * (a1 * g1) + v2 * (a2 * g2)
-        let nB = v0 * (b0 * g0) + v1 * (b1 * g1) + v2 * (b2 * g2)
-        let nO = v0 * (eo0 * g0) + v1 * (eo1 * g1) + v2 * (eo2 * g2)
         var touched = false
         let ia0 = e.ia0, ia1 = e.ia1, ia2 = e.ia2, minX = e.minX, maxX = e.maxX
         for py in e.minY...e.maxY {
@@ -103,16 +111,13 @@ extension Rasterizer {
             guard xStart <= xEnd else { continue }
             let fx = Float(xStart)
             var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
-            let dx = fx - ox, dy = fy - oy
-            var w = wO + wA * dx + wB * dy
-            var n = nO + nA * dx + nB * dy
+            var w = wO + wA * (fx - ox) + wB * (fy - oy)
             let row = py * width
             for px in xStart...xEnd {
-                let d0 = e0, d1 = e1, d2 = e2, wHere = w, nHere = n
-                e0 += a0; e1 += a1; e2 += a2; w += wA; n = n + nA
+                let d0 = e0, d1 = e1, d2 = e2, wHere = w
+                e0 += a0; e1 += a1; e2 += a2; w += wA
                 if d0 < t0 || d1 < t1 || d2 < t2 { continue }
                 let idx = row + px
-                let inside = d0 >= 0 && d1 >= 0 && d2 >= 0
                 var coverage: Float = 1
                 // Within half a pixel of a silhouette edge, inside pixels are partly covered too.
                 if m != 0 {
@@ -120,11 +125,11 @@ extension Rasterizer {
                     if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
                     if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
                 }
-                if inside {
+                if d0 >= 0 && d1 >= 0 && d2 >= 0 {
                     guard wHere > z[idx] else { continue }
                     touched = true
                     if writesDepth && !deferDepth { z[idx] = wHere }
-                    q.push(idx, nHere, weight: wHere, coverage: coverage, writesDepth: writesDepth)
+                    q.push(idx, d1 * g1, d2 * g2, weight: wHere, coverage: coverage, writesDepth: writesDepth)
                 } else {
                     // Anti-aliasing fringe: attributes of the nearest point inside (clamped barycentrics).
                     let l0 = max(d0, 0) * k0, l1 = max(d1, 0) * k1, l2 = max(d2, 0) * k2
@@ -133,9 +138,7 @@ extension Rasterizer {
                     guard sum > 0 && lwSum > 0 else { continue }
                     guard lwSum / sum > z[idx] else { continue }
                     touched = true
-                    let r = 1 / lwSum
-                    let varying = v0 * (lw0 * r) + v1 * (lw1 * r) + v2 * (lw2 * r)
-                    q.push(idx, varying, weight: 1, coverage: coverage, writesDepth: false)
+                    q.push(idx, lw1, lw2, weight: lwSum, coverage: coverage, writesDepth: false)
                 }
                 if q.count == FragmentQueue.capacity { q.flush(shader) }
             }
@@ -146,11 +149,15 @@ extension Rasterizer {
 
 /// The queue being filled during one `rasterizeQueued` call, with the buffers its flush blends into.
 struct QueueWriter {
-    let varyings: UnsafeMutablePointer<SurfaceVarying>
+    let first: UnsafeMutablePointer<Float>
+    let second: UnsafeMutablePointer<Float>
     let weights: UnsafeMutablePointer<Float>
     let coverages: UnsafeMutablePointer<Float>
     let pixels: UnsafeMutablePointer<Float>
+    let slots: UnsafeMutablePointer<Int32>
     let writesDepth: UnsafeMutablePointer<Bool>
+    let corners: UnsafeMutablePointer<SurfaceVarying>
+    let mixed: UnsafeMutablePointer<SurfaceVarying>
     let rgb: UnsafeMutablePointer<UInt8>
     let z: UnsafeMutablePointer<Float>
     let toLinear: UnsafePointer<Float>
@@ -158,16 +165,25 @@ struct QueueWriter {
     /// 24 floats: a batch's encoded channels (the R lanes, the G lanes, the B lanes).
     let encoded: UnsafeMutablePointer<Float>
     var count = 0
+    /// Slots in use; the triangle being covered sits at `slotCount` until its first fragment is
+    /// queued (a triangle that queues nothing takes no slot) and at `slotCount − 1` after.
+    var slotCount = 0
+    var currentQueued = false
 
-    init(varyings: UnsafeMutablePointer<SurfaceVarying>, weights: UnsafeMutablePointer<Float>, coverages: UnsafeMutablePointer<Float>,
-         pixels: UnsafeMutablePointer<Float>, writesDepth: UnsafeMutablePointer<Bool>,
+    init(first: UnsafeMutablePointer<Float>, second: UnsafeMutablePointer<Float>, weights: UnsafeMutablePointer<Float>,
+         coverages: UnsafeMutablePointer<Float>, pixels: UnsafeMutablePointer<Float>, slots: UnsafeMutablePointer<Int32>,
+         writesDepth: UnsafeMutablePointer<Bool>, corners: UnsafeMutablePointer<SurfaceVarying>, mixed: UnsafeMutablePointer<SurfaceVarying>,
          rgb: UnsafeMutablePointer<UInt8>, z: UnsafeMutablePointer<Float>, toLinear: UnsafePointer<Float>, toSRGB: UnsafePointer<UInt8>,
          encoded: UnsafeMutablePointer<Float>) {
-        self.varyings = varyings
+        self.first = first
+        self.second = second
         self.weights = weights
         self.coverages = coverages
         self.pixels = pixels
+        self.slots = slots
         self.writesDepth = writesDepth
+        self.corners = corners
+        self.mixed = mixed
         self.rgb = rgb
         self.z = z
         self.toLinear = toLinear
@@ -175,13 +191,28 @@ struct QueueWriter {
         self.encoded = encoded
     }
 
+    /// Makes the triangle with corner varyings v0, v1, v2 the one that `push` queues fragments of.
     @inline(__always)
-    mutating func push(_ pixel: Int, _ n: SurfaceVarying, weight: Float, coverage: Float, writesDepth depth: Bool) {
+    mutating func begin(_ v0: SurfaceVarying, _ v1: SurfaceVarying, _ v2: SurfaceVarying) {
+        let c = corners + 3 * slotCount
+        c[0] = v0
+        c[1] = v1 + v0 * -1
+        c[2] = v2 + v0 * -1
+        currentQueued = false
+    }
+
+    /// Queues a fragment of the current triangle whose corners 1 and 2 weigh p1 and p2 out of
+    /// `weight` (their barycentrics are p1 / weight and p2 / weight).
+    @inline(__always)
+    mutating func push(_ pixel: Int, _ p1: Float, _ p2: Float, weight: Float, coverage: Float, writesDepth depth: Bool) {
+        if !currentQueued { currentQueued = true; slotCount += 1 }
         let k = count
-        varyings[k] = n
+        first[k] = p1
+        second[k] = p2
         weights[k] = weight
         coverages[k] = coverage
         pixels[k] = Float(pixel)
+        slots[k] = Int32(slotCount - 1)
         writesDepth[k] = depth
         count = k + 1
     }
@@ -197,25 +228,56 @@ struct QueueWriter {
             k += 8
         }
         count = 0
+        // The triangle being covered keeps its corners, now in slot 0.
+        let current = currentQueued ? slotCount - 1 : slotCount
+        if current > 0 {
+            corners[0] = corners[3 * current]; corners[1] = corners[3 * current + 1]; corners[2] = corners[3 * current + 2]
+        }
+        slotCount = currentQueued ? 1 : 0
+    }
+
+    /// The varyings of fragments k ..< k + 8 divided by their weights, as `shade` reads them.
+    @inline(__always)
+    func varyings(at k: Int, lanes: Int) -> SurfaceVarying8 {
+        let r = 1 / UnsafeRawPointer(weights + k).loadUnaligned(as: SIMD8<Float>.self)
+        let b1 = UnsafeRawPointer(first + k).loadUnaligned(as: SIMD8<Float>.self) * r
+        let b2 = UnsafeRawPointer(second + k).loadUnaligned(as: SIMD8<Float>.self) * r
+        let slot = Int(slots[k])
+        if slot == Int(slots[k + lanes - 1]) {
+            // One triangle (slots only grow along the queue): corner 0 plus the two edges, weighted.
+            // Lanes past `lanes` hold stale weights: shaded, never blended.
+            let o = corners[3 * slot], d1 = corners[3 * slot + 1], d2 = corners[3 * slot + 2]
+            @inline(__always) func lerp(_ a: Float, _ x: Float, _ y: Float) -> SIMD8<Float> { a + b1 * x + b2 * y }
+            return SurfaceVarying8(vx: lerp(o.toward.x, d1.toward.x, d2.toward.x), vy: lerp(o.toward.y, d1.toward.y, d2.toward.y),
+                                   vz: lerp(o.toward.z, d1.toward.z, d2.toward.z),
+                                   nx: lerp(o.normal.x, d1.normal.x, d2.normal.x), ny: lerp(o.normal.y, d1.normal.y, d2.normal.y),
+                                   nz: lerp(o.normal.z, d1.normal.z, d2.normal.z),
+                                   u: lerp(o.toward.w, d1.toward.w, d2.toward.w), v: lerp(o.normal.w, d1.normal.w, d2.normal.w),
+                                   dr: lerp(o.diffuse.x, d1.diffuse.x, d2.diffuse.x), dg: lerp(o.diffuse.y, d1.diffuse.y, d2.diffuse.y),
+                                   db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z))
+        }
+        // Several triangles: each lane from its own corners, then turned into structure-of-arrays form.
+        for lane in 0..<8 {
+            let s = lane < lanes ? 3 * Int(slots[k + lane]) : 3 * slot
+            mixed[lane] = corners[s] + corners[s + 1] * b1[lane] + corners[s + 2] * b2[lane]
+        }
+        let v = UnsafeRawPointer(mixed).assumingMemoryBound(to: SIMD4<Float>.self)
+        @inline(__always) func gather(_ register: Int, _ lane: Int) -> SIMD8<Float> {
+            // Fragment i's varying is registers 3i, 3i + 1, 3i + 2.
+            SIMD8<Float>(v[register][lane], v[3 + register][lane], v[6 + register][lane], v[9 + register][lane],
+                         v[12 + register][lane], v[15 + register][lane], v[18 + register][lane], v[21 + register][lane])
+        }
+        return SurfaceVarying8(vx: gather(0, 0), vy: gather(0, 1), vz: gather(0, 2),
+                               nx: gather(1, 0), ny: gather(1, 1), nz: gather(1, 2),
+                               u: gather(0, 3), v: gather(1, 3),
+                               dr: gather(2, 0), dg: gather(2, 1), db: gather(2, 2))
     }
 
     /// Shades and blends the fragments in slots k ..< k + lanes (lanes <= 8).
     @inline(__always)
     func flushBatch<S: BatchShader>(_ shader: S, at k: Int, lanes: Int) {
         let steps = Float(ColorTables.encodeSteps)
-        // Lanes past `lanes` hold stale values: shaded, never blended.
-        let v = UnsafeRawPointer(varyings + k).assumingMemoryBound(to: SIMD4<Float>.self)
-        @inline(__always) func gather(_ register: Int, _ lane: Int) -> SIMD8<Float> {
-            // Fragment i's varying is registers 3i, 3i + 1, 3i + 2.
-            SIMD8<Float>(v[register][lane], v[3 + register][lane], v[6 + register][lane], v[9 + register][lane],
-                         v[12 + register][lane], v[15 + register][lane], v[18 + register][lane], v[21 + register][lane])
-        }
-        let r = 1 / UnsafeRawPointer(weights + k).loadUnaligned(as: SIMD8<Float>.self)
-        let batch = SurfaceVarying8(vx: gather(0, 0) * r, vy: gather(0, 1) * r, vz: gather(0, 2) * r,
-                                    nx: gather(1, 0) * r, ny: gather(1, 1) * r, nz: gather(1, 2) * r,
-                                    u: gather(0, 3) * r, v: gather(1, 3) * r,
-                                    dr: gather(2, 0) * r, dg: gather(2, 1) * r, db: gather(2, 2) * r)
-        let f = shader.shade(batch)
+        let f = shader.shade(varyings(at: k, lanes: lanes))
         let coverage = UnsafeRawPointer(coverages + k).loadUnaligned(as: SIMD8<Float>.self)
         // Lanes past `lanes` get distinct negative pixel indices (never read or written).
         for lane in lanes..<8 { pixels[k + lane] = Float(-1 - lane) }
