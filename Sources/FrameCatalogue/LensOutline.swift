@@ -3,10 +3,12 @@ import Meshes
 /// The lens shape of a style, as a closed counter-clockwise polygon in millimetres around the
 /// lens-box centre: x towards the temple, y up. Each style is a superellipse
 /// |x/a|^n + |y/b|^n = 1 with the box sides a = A/2, b = B/2, reshaped: aviators droop at the
-/// nasal bottom (the teardrop), cat-eyes sweep up at the temporal top. Points are resampled to
-/// equal arc length so rims built on them have even facets.
+/// nasal bottom (the teardrop), cat-eyes sweep up at the temporal top. Points are resampled
+/// half by arc length, half by turning angle: corners get the points that straight sides do not
+/// need (48 points keep every chord within 0.1 mm of the outline; 72 at equal arc length left
+/// 0.08 mm at the rectangle's corners and cost half as many rim triangles again).
 enum LensOutline {
-    static func points(style: FrameStyle, lensWidth: Float, count: Int = 72) -> [SIMD2<Float>] {
+    static func points(style: FrameStyle, lensWidth: Float, count: Int = 48) -> [SIMD2<Float>] {
         let a = lensWidth / 2, b = lensWidth * style.heightRatio / 2
         let exponent: Float
         switch style {
@@ -52,13 +54,20 @@ enum LensOutline {
         return resample(raw, count: count)
     }
 
-    /// `count` points at equal arc length along a closed polygon.
+    /// `count` points along a closed polygon at equal steps of arc length (as a fraction of the
+    /// perimeter) plus turning (as a fraction of a full turn), each weighing half.
     static func resample(_ poly: [SIMD2<Float>], count: Int) -> [SIMD2<Float>] {
-        var cumulative: [Float] = [0]
-        for i in 0..<poly.count {
-            let d = poly[(i + 1) % poly.count] - poly[i]
-            cumulative.append(cumulative.last! + (d * d).sum().squareRoot())
+        let n = poly.count
+        var lengths: [Float] = [], turns: [Float] = []
+        for i in 0..<n {
+            let d = poly[(i + 1) % n] - poly[i], before = poly[i] - poly[(i + n - 1) % n]
+            lengths.append((d * d).sum().squareRoot())
+            let cross = before.x * d.y - before.y * d.x, dot = (before * d).sum()
+            turns.append(abs(atan2f(cross, dot)))
         }
+        let perimeter = lengths.reduce(0, +), turning = max(turns.reduce(0, +), 1e-6)
+        var cumulative: [Float] = [0]
+        for i in 0..<n { cumulative.append(cumulative.last! + 0.5 * lengths[i] / perimeter + 0.5 * turns[i] / turning) }
         let total = cumulative.last!
         var out: [SIMD2<Float>] = []
         var j = 0
@@ -67,9 +76,27 @@ enum LensOutline {
             while j + 1 < cumulative.count - 1 && cumulative[j + 1] < s { j += 1 }
             let seg = cumulative[j + 1] - cumulative[j]
             let t = seg > 0 ? (s - cumulative[j]) / seg : 0
-            out.append(poly[j] + (poly[(j + 1) % poly.count] - poly[j]) * t)
+            out.append(poly[j] + (poly[(j + 1) % n] - poly[j]) * t)
         }
         return out
+    }
+
+    /// The largest distance (mm) between the dense outline and the chords of `points`, for checking a sampling.
+    static func chordError(style: FrameStyle, lensWidth: Float, count: Int) -> Float {
+        let coarse = points(style: style, lensWidth: lensWidth, count: count)
+        let dense = points(style: style, lensWidth: lensWidth, count: 2000)
+        var worst: Float = 0
+        for p in dense {
+            var best = Float.infinity
+            for i in coarse.indices {
+                let a = coarse[i], b = coarse[(i + 1) % coarse.count], ab = b - a
+                let t = max(0, min(1, ((p - a) * ab).sum() / max((ab * ab).sum(), 1e-12)))
+                let q = a + ab * t - p
+                best = min(best, (q * q).sum())
+            }
+            worst = max(worst, best.squareRoot())
+        }
+        return worst
     }
 }
 

@@ -15,7 +15,11 @@ import Testing
 /// barycentrics, both faces of the head occluder drawn). They were re-rendered on 2026-11-22 when
 /// the generated lenses got wide inner triangles (`FrameGenerator`): the new mesh moved the lens's
 /// depth near the rim by a fraction of a millimetre and flipped 10 and 18 pixels at the rim's inner
-/// edge between lens and rim; no other pixel moved by more than 2 levels.
+/// edge between lens and rim; no other pixel moved by more than 2 levels. They were re-rendered
+/// again the same day when the outlines went from 72 points at equal arc length to 48 points
+/// placed by arc length and turning (`LensOutline`): the rims moved by up to 0.08 mm, which moves
+/// their anti-aliased edges at this scale (the aviator: about 1,000 of 26,700 channels by more than
+/// 2 levels; the rectangular frame stayed within the tolerance).
 struct ReferenceRenderTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
