@@ -51,9 +51,10 @@ public enum FrameGenerator {
                 return lenses.vertex([q.x, q.y, z], [r.x / radius, r.y / radius, 1])
             }
             // Few, wide triangles inside, the full outline only at the edge: a software rasteriser
-            // pays per triangle and per row, and a fan of 72 slivers from the centre cost three rows
-            // per few pixels. Two 12-point rings (at 45 % and 85 % of the way out) keep the cap's sag
-            // within about 0.1 mm; the outer band joins every inner point to six edge points.
+            // pays per triangle and per row, and a fan of slivers from the centre cost a row per few
+            // pixels. Two 12-point rings (at 45 % and 85 % of the way out) keep the facets within
+            // about 0.15 mm of the cap; the outer band fans each inner point out to the edge points
+            // nearest it.
             let hub = lensVertex(centre)
             let spokes = 12, perSpoke = n / spokes
             precondition(n % spokes == 0 && perSpoke % 2 == 0, "lens outline of \(n) points does not split into \(spokes) spokes")
