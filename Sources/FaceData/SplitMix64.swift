@@ -13,6 +13,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// Uniform in [0, 1), from the top 24 bits (a Float's precision).
+    public mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
+
     /// Uniform in [-1, 1].
-    public mutating func symmetric() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
+    public mutating func symmetric() -> Float { unit() * 2 - 1 }
 }

@@ -1,3 +1,4 @@
+import FaceData
 import Foundation
 import Imaging
 import Landmarks
@@ -24,7 +25,7 @@ import Testing
         let cascade = oneStageCascade(spec: spec)
         let image = texturedImage(width: 220, height: 200)
         var ws = LandmarkCascade.Workspace(cascade: cascade)
-        var rng = SplitMix(seed: 0xD35C)
+        var rng = SplitMix64(seed: 0xD35C)
         var worst: Float = 0, compared = 0, nonZero = 0
         for trial in 0..<24 {
             let angle = (rng.unit() - 0.5) * 2.4, scale = 0.6 + rng.unit() * 1.6
@@ -189,17 +190,4 @@ private func oneStageCascade(spec: DescriptorSpec) -> LandmarkCascade {
     let stage = CascadeStage(stride: 1, featureCount: f, rank: rank,
                              weights: [Float](repeating: 0.001, count: f * rank), basis: [Float](repeating: 0.01, count: rank * 136))
     return LandmarkCascade(meanShape: mean, boxShape: mean.map { $0 / 96 }, descriptor: spec, referenceSide: 96, stages: [stage], shapeFeatureScale: 0)
-}
-
-/// A small deterministic generator (SplitMix64) for the random shapes.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func unit() -> Float {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Float((z ^ (z >> 31)) >> 40) / Float(1 << 24)
-    }
 }
