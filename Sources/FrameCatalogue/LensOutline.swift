@@ -80,24 +80,6 @@ enum LensOutline {
         }
         return out
     }
-
-    /// The largest distance (mm) between the dense outline and the chords of `points`, for checking a sampling.
-    static func chordError(style: FrameStyle, lensWidth: Float, count: Int) -> Float {
-        let coarse = points(style: style, lensWidth: lensWidth, count: count)
-        let dense = points(style: style, lensWidth: lensWidth, count: 2000)
-        var worst: Float = 0
-        for p in dense {
-            var best = Float.infinity
-            for i in coarse.indices {
-                let a = coarse[i], b = coarse[(i + 1) % coarse.count], ab = b - a
-                let t = max(0, min(1, ((p - a) * ab).sum() / max((ab * ab).sum(), 1e-12)))
-                let q = a + ab * t - p
-                best = min(best, (q * q).sum())
-            }
-            worst = max(worst, best.squareRoot())
-        }
-        return worst
-    }
 }
 
 #if canImport(Glibc)

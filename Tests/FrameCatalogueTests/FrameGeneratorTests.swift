@@ -56,7 +56,19 @@ struct FrameGeneratorTests {
     /// (where 48 points at equal arc length were 0.17 mm off).
     @Test(arguments: FrameStyle.allCases)
     func outlineChordsStayOnTheShape(style: FrameStyle) {
-        let error = LensOutline.chordError(style: style, lensWidth: 52, count: 48)
-        #expect(error < 0.1, "\(style): \(error) mm")
+        let coarse = LensOutline.points(style: style, lensWidth: 52, count: 48)
+        let dense = LensOutline.points(style: style, lensWidth: 52, count: 2000)
+        var worst: Float = 0
+        for p in dense {
+            var nearest = Float.infinity
+            for i in coarse.indices {
+                let a = coarse[i], ab = coarse[(i + 1) % coarse.count] - a
+                let t = max(0, min(1, ((p - a) * ab).sum() / max((ab * ab).sum(), 1e-12)))
+                let q = a + ab * t - p
+                nearest = min(nearest, (q * q).sum())
+            }
+            worst = max(worst, nearest.squareRoot())
+        }
+        #expect(worst < 0.1, "\(style): \(worst) mm")
     }
 }
