@@ -9,7 +9,8 @@ import Testing
 /// screen boxes of two try-on scenes rendered by the reference rasteriser
 /// (`SceneRenderer.usesReferenceRasterizer`: one fragment at a time): the renderer must give the same
 /// pixels up to float rounding — a handful of pixels where two touching parts of the frame are at
-/// the same depth may flip from one to the other.
+/// the same depth may flip from one to the other. To re-render them, set `usesReferenceRasterizer` on
+/// the renderer in `render` and write each glasses box out as a PPM (`NetPBM.encode`).
 ///
 /// History: the first fixtures were rendered before the November 2026 speed-up (per-pixel
 /// barycentrics, both faces of the head occluder drawn). They were re-rendered on 2026-11-22 when
@@ -24,7 +25,7 @@ struct ReferenceRenderTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// The benchmark's scene at 640x360: glasses three-quarter on, 500 mm away, on the head occluder.
-    static func render(_ style: FrameStyle, lighting: Lighting, referenceRasterizer: Bool = false) -> (image: RGBImage, box: PixelBounds)? {
+    static func render(_ style: FrameStyle, lighting: Lighting) -> (image: RGBImage, box: PixelBounds)? {
         let width = 640, height = 360
         let f = Float(width) / 2 / tanf(30 * .pi / 180)
         var camera = PinholeCamera(fx: f, fy: f, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2, width: width, height: height)
@@ -33,7 +34,6 @@ struct ReferenceRenderTests {
         let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
         let glasses = RenderableMesh(FrameGenerator.generate(style: style, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)))
         let renderer = SceneRenderer(lighting: lighting)
-        renderer.usesReferenceRasterizer = referenceRasterizer
         var image = RGBImage(width: width, height: height, fill: (120, 110, 100))
         renderer.beginFrame(width: width, height: height)
         guard let box = renderer.screenBounds(of: glasses, modelToWorld: faceToWorld * glassesOnFace, camera: camera) else { return nil }
