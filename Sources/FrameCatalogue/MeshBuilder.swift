@@ -60,20 +60,27 @@ struct MeshBuilder {
         MeshPrimitive(name: name, positions: positions, normals: normals, uvs: [], indices: indices, materialIndex: material)
     }
 
-    /// A rounded-rectangle cross-section of `width` x `height`, centred, with `segments` points
-    /// (superellipse of exponent 4: flat faces, soft corners).
-    static func roundedProfile(width: Float, height: Float, segments: Int = 8) -> [(point: SIMD2<Float>, normal: SIMD2<Float>)] {
-        (0..<segments).map { k in
+    /// A rounded-rectangle cross-section of `width` x `height`, centred: `segments` points on a
+    /// superellipse of exponent 4 (flat faces, soft corners), spread to span the full width and
+    /// height, with the superellipse's normals. Four points (its corners) by default: a rim is a
+    /// few pixels wide on screen, where the interpolated corner normals shade the four faces as a
+    /// rounded bar and the outline alone makes the silhouette; eight points drew the same
+    /// picture with twice the triangles, and the rasteriser pays per triangle.
+    static func roundedProfile(width: Float, height: Float, segments: Int = 4) -> [(point: SIMD2<Float>, normal: SIMD2<Float>)] {
+        let e: Float = 0.5 // 2 / exponent
+        // The first point's |cos|^e, the largest of any point's |cos|^e or |sin|^e for an even count
+        // of segments, is scaled to 1 (clamped, for odd counts).
+        let spread = 1 / powf(abs(cosf(Float.pi / Float(segments))), e)
+        return (0..<segments).map { k in
             let t = 2 * Float.pi * Float(k) / Float(segments) + Float.pi / Float(segments)
             let c = cosf(t), s = sinf(t)
-            let e: Float = 0.5 // 2 / exponent
-            let x = width / 2 * copysign(powf(abs(c), e), c), y = height / 2 * copysign(powf(abs(s), e), s)
+            let ux = copysign(powf(abs(c), e), c), uy = copysign(powf(abs(s), e), s)
             // Gradient of |x/a|^4 + |y/b|^4 gives the outward normal.
-            let nx = powf(abs(x) / (width / 2), 3) / (width / 2) * (x < 0 ? -1 : 1)
-            let ny = powf(abs(y) / (height / 2), 3) / (height / 2) * (y < 0 ? -1 : 1)
+            let nx = powf(abs(ux), 3) / (width / 2) * (ux < 0 ? -1 : 1)
+            let ny = powf(abs(uy), 3) / (height / 2) * (uy < 0 ? -1 : 1)
             let n = SIMD2<Float>(nx, ny)
             let l = (n * n).sum().squareRoot()
-            return (SIMD2<Float>(x, y), l > 0 ? n / l : SIMD2<Float>(c, s))
+            return (SIMD2<Float>(width / 2 * max(-1, min(1, ux * spread)), height / 2 * max(-1, min(1, uy * spread))), l > 0 ? n / l : SIMD2<Float>(c, s))
         }
     }
 }
