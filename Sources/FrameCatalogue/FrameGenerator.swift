@@ -6,8 +6,8 @@ import Meshes
 /// sections (thick acetate or thin wire), lenses are spherical caps (radius 150 mm, about a
 /// 3.5-dioptre base curve) inset into the rim groove, end pieces carry the hinges at the upper
 /// third of the rim, and temples run straight back for three quarters of their length, then bend
-/// down 40° behind the ear. Meshes are kept light (48-point outlines, 8-sided sections, about
-/// 2,800 triangles) so a frame renders within the per-frame budget. Materials: 0 `frame`, 1 `lens` (from `variant`).
+/// down 40° behind the ear. Meshes are kept light (48-point outlines, 4-sided sections, about
+/// 1,500 triangles) so a frame renders within the per-frame budget. Materials: 0 `frame`, 1 `lens` (from `variant`).
 public enum FrameGenerator {
     public static func generate(style: FrameStyle, size: FrameSize, variant: FrameVariant? = nil) -> Mesh {
         let a = size.lensWidth / 2

@@ -68,8 +68,8 @@ struct MeshBuilder {
     /// picture with twice the triangles, and the rasteriser pays per triangle.
     static func roundedProfile(width: Float, height: Float, segments: Int = 4) -> [(point: SIMD2<Float>, normal: SIMD2<Float>)] {
         let e: Float = 0.5 // 2 / exponent
-        // The first point's |cos|^e, the largest of any point's |cos|^e or |sin|^e for an even count
-        // of segments, is scaled to 1 (clamped, for odd counts).
+        // The first point's |cos|^e is scaled to 1: the largest |cos|^e or |sin|^e of any point when
+        // the count is a multiple of four; other counts are clamped to the box.
         let spread = 1 / powf(abs(cosf(Float.pi / Float(segments))), e)
         return (0..<segments).map { k in
             let t = 2 * Float.pi * Float(k) / Float(segments) + Float.pi / Float(segments)
