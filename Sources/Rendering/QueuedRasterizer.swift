@@ -99,50 +99,55 @@ extension Rasterizer {
         let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
         var touched = false
         let ia0 = e.ia0, ia1 = e.ia1, ia2 = e.ia2, minX = e.minX, maxX = e.maxX
-        for py in e.minY...e.maxY {
-            let fy = Float(py)
-            let base0 = b0 * fy + c0, base1 = b1 * fy + c1, base2 = b2 * fy + c2
-            var lo = Float(minX), hi = Float(maxX)
-            if a0 > 0 { lo = max(lo, (t0 - base0) * ia0) } else if a0 < 0 { hi = min(hi, (t0 - base0) * ia0) } else if base0 < t0 { continue }
-            if a1 > 0 { lo = max(lo, (t1 - base1) * ia1) } else if a1 < 0 { hi = min(hi, (t1 - base1) * ia1) } else if base1 < t1 { continue }
-            if a2 > 0 { lo = max(lo, (t2 - base2) * ia2) } else if a2 < 0 { hi = min(hi, (t2 - base2) * ia2) } else if base2 < t2 { continue }
-            guard lo <= hi + 0.02 else { continue }
-            let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
-            guard xStart <= xEnd else { continue }
-            let fx = Float(xStart)
-            var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
-            var w = wO + wA * (fx - ox) + wB * (fy - oy)
-            let row = py * width
-            for px in xStart...xEnd {
-                let d0 = e0, d1 = e1, d2 = e2, wHere = w
-                e0 += a0; e1 += a1; e2 += a2; w += wA
-                if d0 < t0 || d1 < t1 || d2 < t2 { continue }
-                let idx = row + px
-                var coverage: Float = 1
-                // Within half a pixel of a silhouette edge, inside pixels are partly covered too.
-                if m != 0 {
-                    if s0 { coverage = min(coverage, max(0, d0 + 0.5)) }
-                    if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
-                    if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
+        /// The rows; `smooth` is constant in each of the two inlined copies, so a triangle without
+        /// silhouette edges (most) runs a loop with no fringe code.
+        @inline(__always) func rows(smooth: Bool) {
+            for py in e.minY...e.maxY {
+                let fy = Float(py)
+                let base0 = b0 * fy + c0, base1 = b1 * fy + c1, base2 = b2 * fy + c2
+                var lo = Float(minX), hi = Float(maxX)
+                if a0 > 0 { lo = max(lo, (t0 - base0) * ia0) } else if a0 < 0 { hi = min(hi, (t0 - base0) * ia0) } else if base0 < t0 { continue }
+                if a1 > 0 { lo = max(lo, (t1 - base1) * ia1) } else if a1 < 0 { hi = min(hi, (t1 - base1) * ia1) } else if base1 < t1 { continue }
+                if a2 > 0 { lo = max(lo, (t2 - base2) * ia2) } else if a2 < 0 { hi = min(hi, (t2 - base2) * ia2) } else if base2 < t2 { continue }
+                guard lo <= hi + 0.02 else { continue }
+                let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
+                guard xStart <= xEnd else { continue }
+                let fx = Float(xStart)
+                var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
+                var w = wO + wA * (fx - ox) + wB * (fy - oy)
+                let row = py * width
+                for px in xStart...xEnd {
+                    let d0 = e0, d1 = e1, d2 = e2, wHere = w
+                    e0 += a0; e1 += a1; e2 += a2; w += wA
+                    if !smooth { if d0 < 0 || d1 < 0 || d2 < 0 { continue } } else if d0 < t0 || d1 < t1 || d2 < t2 { continue }
+                    let idx = row + px
+                    var coverage: Float = 1
+                    // Within half a pixel of a silhouette edge, inside pixels are partly covered too.
+                    if smooth {
+                        if s0 { coverage = min(coverage, max(0, d0 + 0.5)) }
+                        if s1 { coverage = min(coverage, max(0, d1 + 0.5)) }
+                        if s2 { coverage = min(coverage, max(0, d2 + 0.5)) }
+                    }
+                    if !smooth || (d0 >= 0 && d1 >= 0 && d2 >= 0) {
+                        guard wHere > z[idx] else { continue }
+                        touched = true
+                        if writesDepth && !deferDepth { z[idx] = wHere }
+                        q.push(idx, d1 * g1, d2 * g2, weight: wHere, coverage: coverage, writesDepth: writesDepth)
+                    } else {
+                        // Anti-aliasing fringe: attributes of the nearest point inside (clamped barycentrics).
+                        let l0 = max(d0, 0) * k0, l1 = max(d1, 0) * k1, l2 = max(d2, 0) * k2
+                        let lw0 = max(d0, 0) * g0, lw1 = max(d1, 0) * g1, lw2 = max(d2, 0) * g2
+                        let sum = l0 + l1 + l2, lwSum = lw0 + lw1 + lw2
+                        guard sum > 0 && lwSum > 0 else { continue }
+                        guard lwSum / sum > z[idx] else { continue }
+                        touched = true
+                        q.push(idx, lw1, lw2, weight: lwSum, coverage: coverage, writesDepth: false)
+                    }
+                    if q.count == FragmentQueue.capacity { q.flush(shader) }
                 }
-                if d0 >= 0 && d1 >= 0 && d2 >= 0 {
-                    guard wHere > z[idx] else { continue }
-                    touched = true
-                    if writesDepth && !deferDepth { z[idx] = wHere }
-                    q.push(idx, d1 * g1, d2 * g2, weight: wHere, coverage: coverage, writesDepth: writesDepth)
-                } else {
-                    // Anti-aliasing fringe: attributes of the nearest point inside (clamped barycentrics).
-                    let l0 = max(d0, 0) * k0, l1 = max(d1, 0) * k1, l2 = max(d2, 0) * k2
-                    let lw0 = max(d0, 0) * g0, lw1 = max(d1, 0) * g1, lw2 = max(d2, 0) * g2
-                    let sum = l0 + l1 + l2, lwSum = lw0 + lw1 + lw2
-                    guard sum > 0 && lwSum > 0 else { continue }
-                    guard lwSum / sum > z[idx] else { continue }
-                    touched = true
-                    q.push(idx, lw1, lw2, weight: lwSum, coverage: coverage, writesDepth: false)
-                }
-                if q.count == FragmentQueue.capacity { q.flush(shader) }
             }
         }
+        if m != 0 { rows(smooth: true) } else { rows(smooth: false) }
         return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
     }
 }
