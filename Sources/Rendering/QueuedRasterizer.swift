@@ -296,7 +296,8 @@ struct QueueWriter {
         // Two fragments for one pixel in a batch (two triangles meeting there): the later must blend
         // over the earlier's result, so blend lane by lane.
         var distinct = true
-        if readsDestination {
+        // A triangle covers each pixel once, so only a batch that spans triangles can hold one twice.
+        if readsDestination && slots[k] != slots[k + lanes - 1] {
             let i = idx
             @inline(__always) func differs(_ r: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (i .< r) .| (i .> r) }
             distinct = all(differs(SIMD8(i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[0]))
