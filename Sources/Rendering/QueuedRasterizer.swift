@@ -98,20 +98,12 @@ extension Rasterizer {
         let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
         let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
         var touched = false
-        let ia0 = e.ia0, ia1 = e.ia1, ia2 = e.ia2, minX = e.minX, maxX = e.maxX
         /// The rows; `smooth` is constant in each of the two inlined copies, so a triangle without
         /// silhouette edges (most) runs a loop with no fringe code.
         @inline(__always) func rows(smooth: Bool) {
             for py in e.minY...e.maxY {
                 let fy = Float(py)
-                let base0 = b0 * fy + c0, base1 = b1 * fy + c1, base2 = b2 * fy + c2
-                var lo = Float(minX), hi = Float(maxX)
-                if a0 > 0 { lo = max(lo, (t0 - base0) * ia0) } else if a0 < 0 { hi = min(hi, (t0 - base0) * ia0) } else if base0 < t0 { continue }
-                if a1 > 0 { lo = max(lo, (t1 - base1) * ia1) } else if a1 < 0 { hi = min(hi, (t1 - base1) * ia1) } else if base1 < t1 { continue }
-                if a2 > 0 { lo = max(lo, (t2 - base2) * ia2) } else if a2 < 0 { hi = min(hi, (t2 - base2) * ia2) } else if base2 < t2 { continue }
-                guard lo <= hi + 0.02 else { continue }
-                let xStart = max(minX, ceilInt(lo - 0.01, minX, maxX)), xEnd = min(maxX, floorInt(hi + 0.01, minX, maxX))
-                guard xStart <= xEnd else { continue }
+                guard let (xStart, xEnd) = e.span(y: fy) else { continue }
                 let fx = Float(xStart)
                 var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
                 var w = wO + wA * (fx - ox) + wB * (fy - oy)
