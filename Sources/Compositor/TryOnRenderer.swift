@@ -12,9 +12,10 @@ import Rendering
 /// Per face, model-view = `cameraFromFace` (the anchor's metric pose: face frame of `MeanFace` →
 /// camera, mm, x right, y down, z forward) × `GlassesFit.faceFromGlasses`. The metric head
 /// occluder (`HeadOccluder`, same face frame) is drawn depth-only first, restricted to the
-/// glasses' screen box, so the temples vanish behind the head and ears as it turns; then the
-/// glasses are shaded over the decoded camera image. The camera is the tracker's pinhole
-/// intrinsics (pixel-centre convention; lens distortion is not applied to the overlay).
+/// screen boxes of the glasses' parts that reach behind its front (the temples: `OccluderReach`),
+/// so the temples vanish behind the head and ears as it turns; then the glasses are shaded over
+/// the decoded camera image. The camera is the tracker's pinhole intrinsics (pixel-centre
+/// convention; lens distortion is not applied to the overlay).
 ///
 /// Head width: a face narrower or wider than the mean head (`FaceAnchor.headWidthScale`, from the
 /// tracked jaw width) gets the occluder scaled sideways by that factor and the glasses refitted so
@@ -38,6 +39,12 @@ public final class TryOnRenderer {
     /// 1.00–1.11 at 30° — so it is not yet a measurement of the head).
     public var followsHeadWidth = false
 
+    /// Where the occluder can hide the glasses (`OccluderReach`), and this face's boxes of it; off,
+    /// the occluder is drawn over the whole glasses box (what the tests compare with).
+    let reach: OccluderReach
+    var restrictsOccluderToReach = true
+    private(set) var occluderRegions: [PixelBounds] = []
+
     /// Refitted glasses per head-width step (`widthStep`), built on first use.
     private var widthFits: [Int: RenderableMesh] = [:]
     private var widthTransforms: [Int: Transform3D] = [:]
@@ -51,6 +58,7 @@ public final class TryOnRenderer {
         self.fit = fit
         glasses = RenderableMesh(fit.mesh)
         occluder = RenderableMesh(occluderMesh)
+        reach = OccluderReach(occluder: occluderMesh)
         scene = SceneRenderer()
     }
 
@@ -138,7 +146,13 @@ public final class TryOnRenderer {
         scene.scissor = box
         if occlusion {
             let head = scale == 1 ? face : face * Transform3D(columns: SIMD3(Float(scale), 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
-            scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image)
+            // Only where the temples reach behind the occluder's front can it hide anything.
+            if restrictsOccluderToReach,
+               reach.regions(glasses: mesh.mesh, modelView: modelView, head: head, camera: camera, within: box, into: &occluderRegions) {
+                scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image, within: occluderRegions)
+            } else {
+                scene.drawOccluder(occluder, modelToWorld: head, camera: camera, into: &image)
+            }
         }
         scene.draw(mesh, modelToWorld: modelView, camera: camera, into: &image)
     }

@@ -40,14 +40,39 @@ public final class SceneRenderer {
     /// only shows its outside to a camera outside it, so its inward-facing triangles — half the
     /// work — are skipped: the nearest depth is the same.
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
+        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image) { triangles, image, depth in
+            rasterizeDepth(triangles, scissor: scissor, image: &image, depth: &depth)
+        }
+    }
+
+    /// `drawOccluder` inside each of `regions` only (each also within `scissor` when set): the
+    /// triangles are built once and rasterised once per region. Regions should not overlap (an
+    /// overlap's depth is drawn twice, to the same result).
+    public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
+                             within regions: [PixelBounds]) {
+        guard !regions.isEmpty else { return }
+        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image) { triangles, image, depth in
+            for r in regions {
+                guard let clip = scissor.map({ r.intersection($0) }) ?? r else { continue }
+                rasterizeDepth(triangles, scissor: clip, image: &image, depth: &depth)
+            }
+        }
+    }
+
+    private func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
+                              rasterize: ([ScreenTriangle], inout RGBImage, inout DepthBuffer) -> Void) {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
             buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false)
-            if usesReferenceRasterizer {
-                Rasterizer.rasterize(mesh.triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
-            } else {
-                Rasterizer.rasterizeDepth(mesh.triangles, depth: &depth, scissor: scissor)
-            }
+            rasterize(mesh.triangles, &image, &depth)
+        }
+    }
+
+    private func rasterizeDepth(_ triangles: [ScreenTriangle], scissor: PixelBounds?, image: inout RGBImage, depth: inout DepthBuffer) {
+        if usesReferenceRasterizer {
+            Rasterizer.rasterize(triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
+        } else {
+            Rasterizer.rasterizeDepth(triangles, depth: &depth, scissor: scissor)
         }
     }
 
