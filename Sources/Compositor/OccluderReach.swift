@@ -17,7 +17,8 @@ import Rendering
 final class OccluderReach {
     /// The occluder's front plane in its model frame (mm): the smallest z of its vertices.
     let frontZ: Float
-    /// Per glasses vertex: z and x in the occluder's frame, and the camera-space position.
+    /// Per glasses vertex: z and x in the occluder's frame, and the camera-space position. `head` and
+    /// `modelView` place the occluder and the glasses in world space, which the camera views.
     private var depths: [Float] = []
     private var sides: [Float] = []
     private var points: [SIMD3<Float>] = []
@@ -28,7 +29,7 @@ final class OccluderReach {
         frontZ = z
     }
 
-    /// The boxes (within `glassesBox`) where `head` (occluder model → camera space) can hide a part of
+    /// The boxes (within `glassesBox`) where `head` (occluder model → world) can hide a part of
     /// `glasses` placed by `modelView`: none when every part is in front of the occluder; nil when that
     /// cannot be shown (camera behind the occluder's front, or a reaching vertex behind the near plane),
     /// and the whole glasses box must be drawn.
@@ -42,8 +43,13 @@ final class OccluderReach {
         let t = head.translation
         // A 0.05 mm margin (float rounding at 1 m is 0.0001 mm) keeps rounding on the safe side.
         let plane = frontZ - 0.05
-        guard simdDot(rowZ, -t) < plane else { return false }
-        let cameraFromModel = camera.cameraFromWorld * modelView
+        // The camera's centre in world space (where `cameraFromWorld` takes it to the origin).
+        let view = camera.cameraFromWorld, viewDet = view.determinant
+        guard viewDet != 0, viewDet.isFinite else { return false }
+        let centre = -SIMD3(simdDot(simdCross(view.c1, view.c2), view.translation), simdDot(simdCross(view.c2, view.c0), view.translation),
+                            simdDot(simdCross(view.c0, view.c1), view.translation)) / viewDet
+        guard simdDot(rowZ, centre - t) < plane else { return false }
+        let cameraFromModel = view * modelView
         // Per side of the head (occluder-frame x < 0, >= 0): the box of the reaching triangles.
         var lo = (SIMD2<Float>(repeating: .infinity), SIMD2<Float>(repeating: .infinity))
         var hi = (SIMD2<Float>(repeating: -.infinity), SIMD2<Float>(repeating: -.infinity))
@@ -65,7 +71,7 @@ final class OccluderReach {
                 p.positions.withUnsafeBufferPointer { src in
                     for v in 0..<n {
                         let c = cameraFromModel.apply(src[v])
-                        let d = c - t
+                        let d = modelView.apply(src[v]) - t
                         depth[v] = simdDot(rowZ, d)
                         side[v] = simdDot(rowX, d)
                         point[v] = c
