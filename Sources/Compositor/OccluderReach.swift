@@ -10,8 +10,8 @@ import Rendering
 /// the plane, so nothing of the occluder can cover it. The lenses, rims and bridge sit 12 mm ahead of
 /// the corneas, the occluder's front 6 mm ahead: only the temples reach behind it. Drawing the
 /// occluder's depth only inside the temples' boxes therefore hides exactly what drawing it over the
-/// whole pair of glasses hid, over a fraction of the pixels (on a frontal face, two narrow columns
-/// beside the head instead of a box across it).
+/// whole pair of glasses hid, over fewer pixels: on a frontal face, the temples' and the tilted
+/// lower rims' boxes, leaving out the bridge, the top rims and the lenses' upper parts.
 ///
 /// Reused frame after frame: its scratch buffers allocate only for a larger mesh.
 final class OccluderReach {
