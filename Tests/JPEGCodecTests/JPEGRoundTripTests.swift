@@ -77,6 +77,31 @@ import Testing
         #expect(image.pixels == (try decoder.decodeGray(b, scale: .half)).pixels)
     }
 
+    /// libjpeg-turbo writes 32-byte-aligned RGB rows with non-temporal (cache-bypassing) stores, so
+    /// the decoder keeps a canvas whose rows are all aligned (RGB rows a multiple of 32 bytes) 16 bytes
+    /// off; the image is the same, and a reused canvas keeps its storage.
+    @Test func rgbRowsAreNeverAllThirtyTwoByteAligned() throws {
+        let jpeg = try encoder.encode(TestImages.scene(width: 640, height: 48), quality: 80)
+        let expected = try decoder.decodeRGB(jpeg)
+        @inline(__always) func address(_ image: RGBImage) -> UInt { image.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        // Canvases of varied capacity (held, so each is new) until one starts on a 32-byte boundary.
+        var held: [RGBImage] = []
+        for k in 0..<64 where !held.contains(where: { address($0) % 32 == 0 }) {
+            let pixels = [UInt8](unsafeUninitializedCapacity: 3 * 640 * 48 + 16 * k) { b, c in
+                b.baseAddress!.initialize(repeating: 0, count: 3 * 640 * 48); c = 3 * 640 * 48
+            }
+            held.append(RGBImage(width: 640, height: 48, pixels: pixels))
+        }
+        var canvas = try #require(held.first { address($0) % 32 == 0 })
+        held.removeAll()
+        try decoder.decodeRGB(jpeg, scale: .full, into: &canvas)
+        #expect(address(canvas) % 32 == 16)
+        #expect(canvas == expected)
+        let kept = address(canvas)
+        try decoder.decodeRGB(jpeg, scale: .full, into: &canvas)
+        #expect(address(canvas) == kept, "a canvas already off the boundary keeps its storage")
+    }
+
     @Test func readSizeNeedsOnlyTheHeader() throws {
         let jpeg = try encoder.encode(TestImages.scene(width: 123, height: 45), quality: 75)
         let size = try decoder.readSize(jpeg)
