@@ -40,7 +40,7 @@ public final class SceneRenderer {
     /// only shows its outside to a camera outside it, so its inward-facing triangles — half the
     /// work — are skipped: the nearest depth is the same.
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage) {
-        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image) { triangles, image, depth in
+        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image, touching: scissor) { triangles, image, depth in
             rasterizeDepth(triangles, scissor: scissor, image: &image, depth: &depth)
         }
     }
@@ -50,8 +50,12 @@ public final class SceneRenderer {
     /// overlap's depth is drawn twice, to the same result).
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
                              within regions: [PixelBounds]) {
-        guard !regions.isEmpty else { return }
-        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image) { triangles, image, depth in
+        guard var union = regions.first else { return }
+        for r in regions.dropFirst() {
+            union = PixelBounds(minX: min(union.minX, r.minX), minY: min(union.minY, r.minY), maxX: max(union.maxX, r.maxX), maxY: max(union.maxY, r.maxY))
+        }
+        if let scissor { guard let u = union.intersection(scissor) else { return }; union = u }
+        drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image, touching: union) { triangles, image, depth in
             for r in regions {
                 guard let clip = scissor.map({ r.intersection($0) }) ?? r else { continue }
                 rasterizeDepth(triangles, scissor: clip, image: &image, depth: &depth)
@@ -59,11 +63,13 @@ public final class SceneRenderer {
         }
     }
 
+    /// Builds the occluder's triangles that can touch `bounds` (nil: all), and hands them to `rasterize`.
     private func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
-                              rasterize: ([ScreenTriangle], inout RGBImage, inout DepthBuffer) -> Void) {
+                              touching bounds: PixelBounds?, rasterize: ([ScreenTriangle], inout RGBImage, inout DepthBuffer) -> Void) {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
-            buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false)
+            buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false,
+                           touching: bounds)
             rasterize(mesh.triangles, &image, &depth)
         }
     }
@@ -209,7 +215,10 @@ public final class SceneRenderer {
 
     /// Fills `mesh.triangles` with the visible, near-clipped screen triangles of one primitive:
     /// `keep` true keeps front-facing triangles only, false back-facing only, nil both.
-    func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, keep: Bool?, smooth: Bool, sortFarToNear: Bool) {
+    /// With `bounds`, triangles in front of the near plane whose pixel box misses it are left out: a
+    /// head occluder drawn only beside the temples sets up only the triangles there.
+    func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, keep: Bool?, smooth: Bool, sortFarToNear: Bool,
+                        touching bounds: PixelBounds? = nil) {
         // Work on local arrays (moved out and back) so appends need no class-property access.
         var triangles = mesh.triangles
         mesh.triangles = []
@@ -254,6 +263,12 @@ public final class SceneRenderer {
                     if nb.z < 0 || facing[Int(nb.z)] != front { edges |= 4 }
                 }
                 if c0.z >= near && c1.z >= near && c2.z >= near {
+                    if let bounds {
+                        // A pixel (centre) is drawn only inside the triangle, so outside its box ± 1.
+                        let s0 = screen[i0], s1 = screen[i1], s2 = screen[i2]
+                        if max(s0.x, s1.x, s2.x) < Float(bounds.minX) - 1 || min(s0.x, s1.x, s2.x) > Float(bounds.maxX) + 1
+                            || max(s0.y, s1.y, s2.y) < Float(bounds.minY) - 1 || min(s0.y, s1.y, s2.y) > Float(bounds.maxY) + 1 { continue }
+                    }
                     triangles.append(ScreenTriangle(p0: screen[i0], p1: screen[i1], p2: screen[i2], source: Int32(t),
                                                     smoothEdges: edges, frontFacing: front))
                     continue
