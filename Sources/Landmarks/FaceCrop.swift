@@ -88,8 +88,18 @@ public struct FaceCrop: Sendable {
                             for k in 0..<d { s &+= UInt32(a[xs[base + k] - first]) }
                             dst[j * n + i] = Float(s) * norm
                         }
-                    } else if inside {
+                    } else if inside && d <= 16 {
                         // No clamped column: crop pixel i sums the run's entries 3·d·i ..< 3·d·(i + 1).
+                        // First every position's sum over d pixels of its channel, in place and
+                        // sixteen at a time (at most 255·16·16, so UInt16 holds it): then a crop pixel
+                        // is three reads, and the same integer sums as adding its entries one by one.
+                        Self.sumPixels(a, span: span, count: d)
+                        var o = 0
+                        for i in 0..<n {
+                            dst[j * n + i] = Float(UInt32(a[o])) * wr + Float(UInt32(a[o + 1])) * wg + Float(UInt32(a[o + 2])) * wb
+                            o += 3 * d
+                        }
+                    } else if inside {
                         var o = 0
                         for i in 0..<n {
                             var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
@@ -174,6 +184,29 @@ public struct FaceCrop: Sendable {
             var sum: UInt16 = 0
             for r in from..<(from + count) { sum &+= UInt16(bytes[ys[r] * rowStride + k]) }
             acc[k] = sum
+            k += 1
+        }
+    }
+
+    /// `run[k] = Σ run[k + 3·m]` for m in 0 ..< count (interleaved RGB: the sum of `count` pixels of
+    /// one channel from position k), in place, for every k with k + 3·(count − 1) < span; later
+    /// positions are left partly summed. Left to right, so each read is of an entry not yet replaced.
+    @inline(__always)
+    private static func sumPixels(_ run: UnsafeMutablePointer<UInt16>, span: Int, count d: Int) {
+        guard d > 1 else { return }
+        let reach = 3 * (d - 1)
+        let raw = UnsafeMutableRawPointer(run)
+        var k = 0
+        while k + 16 + reach <= span {
+            var sum = raw.loadUnaligned(fromByteOffset: 2 * k, as: SIMD16<UInt16>.self)
+            for m in 1..<d { sum &+= raw.loadUnaligned(fromByteOffset: 2 * (k + 3 * m), as: SIMD16<UInt16>.self) }
+            raw.storeBytes(of: sum, toByteOffset: 2 * k, as: SIMD16<UInt16>.self)
+            k += 16
+        }
+        while k + reach < span {
+            var sum = run[k]
+            for m in 1..<d { sum &+= run[k + 3 * m] }
+            run[k] = sum
             k += 1
         }
     }
