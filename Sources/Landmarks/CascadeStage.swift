@@ -54,48 +54,45 @@ public struct CascadeStage: Sendable {
         return CascadeStage(stride: stride, featureCount: featureCount, rank: r, weights: w, basis: Array(basis[0..<(r * basis.count / rank)]))
     }
 
+    /// `coefficients = Wᵀ features` for ranks up to 24 (the shipped models), the three accumulators in
+    /// registers; `load` reads eight weights at a byte offset (floats or half floats), rows of
+    /// `blocks · bytesPerBlock` bytes. Zero features (common after the descriptors' clipping) are skipped.
+    @inline(__always)
+    private func accumulate(_ features: UnsafePointer<Float>, weights: UnsafeRawPointer, bytesPerBlock: Int, blocks: Int,
+                            into coefficients: UnsafeMutablePointer<Float>, load: (UnsafeRawPointer, Int) -> SIMD8<Float>) {
+        let rowBytes = blocks * bytesPerBlock
+        var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
+        for f in 0..<featureCount {
+            let x = features[f]
+            if x == 0 { continue }
+            let row = f * rowBytes
+            a0 += x * load(weights, row)
+            if blocks > 1 { a1 += x * load(weights, row + bytesPerBlock) }
+            if blocks > 2 { a2 += x * load(weights, row + 2 * bytesPerBlock) }
+        }
+        let c = UnsafeMutableRawPointer(coefficients)
+        c.storeBytes(of: a0, toByteOffset: 0, as: SIMD8<Float>.self)
+        if blocks > 1 { c.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self) }
+        if blocks > 2 { c.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self) }
+    }
+
     /// The shape increment (reference frame, x/y interleaved) predicted from `features`.
     func increment(features: UnsafePointer<Float>, coefficients: UnsafeMutablePointer<Float>, into delta: UnsafeMutablePointer<Float>, outputs: Int) {
         let pr = paddedRank
         let blocks = pr / 8
         for i in 0..<pr { coefficients[i] = 0 }
         if blocks <= 3, let halfWeights {
-            // As below, from the half-float copy (converted exactly, eight at a time: vcvtph2ps).
-            halfWeights.withUnsafeBufferPointer { wp in
-                let raw = UnsafeRawPointer(wp.baseAddress!)
-                let rowBytes = pr * 2
-                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
-                for f in 0..<featureCount {
-                    let x = features[f]
-                    if x == 0 { continue }
-                    let row = f * rowBytes
-                    a0 += x * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: row, as: SIMD8<Float16>.self))
-                    if blocks > 1 { a1 += x * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: row + 16, as: SIMD8<Float16>.self)) }
-                    if blocks > 2 { a2 += x * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: row + 32, as: SIMD8<Float16>.self)) }
+            // From the half-float copy, converted exactly eight at a time (vcvtph2ps).
+            halfWeights.withUnsafeBytes { w in
+                accumulate(features, weights: w.baseAddress!, bytesPerBlock: 16, blocks: blocks, into: coefficients) { w, offset in
+                    SIMD8<Float>(w.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float16>.self))
                 }
-                let craw = UnsafeMutableRawPointer(coefficients)
-                craw.storeBytes(of: a0, toByteOffset: 0, as: SIMD8<Float>.self)
-                if blocks > 1 { craw.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self) }
-                if blocks > 2 { craw.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self) }
             }
         } else if blocks <= 3 {
-            // Ranks up to 24 (the shipped models): the accumulators stay in registers.
-            paddedWeights.withUnsafeBufferPointer { wp in
-                let raw = UnsafeRawPointer(wp.baseAddress!)
-                let rowBytes = pr * 4
-                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
-                for f in 0..<featureCount {
-                    let x = features[f]
-                    if x == 0 { continue }
-                    let row = f * rowBytes
-                    a0 += x * raw.loadUnaligned(fromByteOffset: row, as: SIMD8<Float>.self)
-                    if blocks > 1 { a1 += x * raw.loadUnaligned(fromByteOffset: row + 32, as: SIMD8<Float>.self) }
-                    if blocks > 2 { a2 += x * raw.loadUnaligned(fromByteOffset: row + 64, as: SIMD8<Float>.self) }
+            paddedWeights.withUnsafeBytes { w in
+                accumulate(features, weights: w.baseAddress!, bytesPerBlock: 32, blocks: blocks, into: coefficients) { w, offset in
+                    w.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
                 }
-                let craw = UnsafeMutableRawPointer(coefficients)
-                craw.storeBytes(of: a0, toByteOffset: 0, as: SIMD8<Float>.self)
-                if blocks > 1 { craw.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self) }
-                if blocks > 2 { craw.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self) }
             }
         } else {
         paddedWeights.withUnsafeBufferPointer { wp in
