@@ -34,7 +34,8 @@ struct DominantLightFit {
     /// for `count` each) are scratch for the kept samples, so the fit allocates nothing.
     static func fit(normals: UnsafeBufferPointer<SIMD3<Float>>, targets: UnsafeBufferPointer<SIMD3<Float>>,
                     keep: UnsafeBufferPointer<Bool>, count: Int,
-                    packedNormals np: UnsafeMutablePointer<SIMD3<Float>>, packedLuminance lp: UnsafeMutablePointer<Float>) -> DominantLightFit? {
+                    packedNormals np: UnsafeMutablePointer<SIMD3<Float>>, packedLuminance lp: UnsafeMutablePointer<Float>,
+                    moments: inout NormalMoments) -> DominantLightFit? {
         // The kept samples, packed: normals and luminance for the direction search.
         var n = 0
         var sumB = SIMD3<Float>.zero, sumL: Float = 0, sumLL: Float = 0
@@ -46,16 +47,14 @@ struct DominantLightFit {
         }
         guard n >= 3 else { return nil }
         let count1 = Float(n)
-        // Residual of the luminance fit along direction d (smaller is better).
+        // Residual of the luminance fit along direction d (smaller is better), from the normals'
+        // moments rather than a pass over the samples (`NormalMoments`).
+        moments.gather(normals: np, luminance: lp, count: n)
+        let m = moments
         func residual(_ d: SIMD3<Float>) -> Float {
-            var sf: Float = 0, sff: Float = 0, sfl: Float = 0
-            for i in 0..<n {
-                let m = np[i]
-                let v = f(m.x * d.x + m.y * d.y + m.z * d.z)
-                sf += v; sff += v * v; sfl += v * lp[i]
-            }
-            let (a, k) = solve(n: count1, sf: sf, sff: sff, sb: sumL, sfb: sfl)
-            return sumLL - a * sumL - k * sfl
+            let (sf, sff, sfl) = m.sums(along: d, c0: 0.09375, c1: 0.5, c2: 0.46875)
+            let (a, k) = solve(n: count1, sf: Float(sf), sff: Float(sff), sb: sumL, sfb: Float(sfl))
+            return sumLL - a * sumL - k * Float(sfl)
         }
         @inline(__always) func allowed(_ d: SIMD3<Float>) -> Bool { d.z <= maximumBehind }
         // Coarse search, then a local refinement from each of the three best lattice directions

@@ -180,7 +180,8 @@ public struct LightEstimator: Sendable {
             DominantLightFit.fit(normals: UnsafeBufferPointer(start: sampleNormals, count: used),
                                  targets: UnsafeBufferPointer(start: targets, count: used),
                                  keep: UnsafeBufferPointer(start: mask, count: used), count: used,
-                                 packedNormals: ws.packedNormals, packedLuminance: ws.packedLuminance)
+                                 packedNormals: ws.packedNormals, packedLuminance: ws.packedLuminance,
+                                 moments: &ws.moments)
         }
         // Hair, brows, beard and cast shadows: far darker than the face's typical skin.
         for s in 0..<used { luminances[s] = ColorTemperature.luminance(targets[s]); scratch[s] = luminances[s] }

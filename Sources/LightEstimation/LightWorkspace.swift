@@ -17,6 +17,8 @@ final class LightWorkspace {
     let packedNormals: UnsafeMutablePointer<SIMD3<Float>>
     let packedLuminance: UnsafeMutablePointer<Float>
     var solver = RidgeSolver9()
+    /// The kept samples' normal moments, for the dominant light search.
+    var moments = NormalMoments()
 
     init(capacity: Int) {
         let n = max(capacity, 1)
