@@ -2,15 +2,15 @@ import Meshes
 import Rendering
 
 /// Where on screen the head occluder can hide part of the glasses: the screen boxes of the glasses
-/// triangles that reach back to the occluder's front, one box per side of the head (the temples).
+/// triangles that reach back to the occluder's front, one box per side of the head.
 ///
 /// The occluder lies wholly behind its front plane (z ≥ `frontZ` in its own frame: the smallest z of
 /// its vertices, and its facets are chords of those vertices). A glasses point in front of that plane,
 /// seen by a camera also in front of it, is joined to the camera by a segment that stays in front of
 /// the plane, so nothing of the occluder can cover it. The lenses, rims and bridge sit 12 mm ahead of
-/// the corneas, the occluder's front 6 mm ahead: only the temples reach behind it. Drawing the
-/// occluder's depth only inside the temples' boxes therefore hides exactly what drawing it over the
-/// whole pair of glasses hid, over fewer pixels: on a frontal face, the temples' and the tilted
+/// the corneas, the occluder's front 6 mm ahead: mostly the temples reach behind it. Drawing the
+/// occluder's depth only inside the reaching triangles' boxes therefore hides exactly what drawing
+/// it over the whole pair of glasses hid, over fewer pixels: on a frontal face, the temples' and the tilted
 /// lower rims' boxes, leaving out the bridge, the top rims and the lenses' upper parts.
 ///
 /// Reused frame after frame: its scratch buffers allocate only for a larger mesh.
@@ -30,9 +30,9 @@ final class OccluderReach {
     }
 
     /// The boxes (within `glassesBox`) where `head` (occluder model → world) can hide a part of
-    /// `glasses` placed by `modelView`: none when every part is in front of the occluder; nil when that
-    /// cannot be shown (camera behind the occluder's front, or a reaching vertex behind the near plane),
-    /// and the whole glasses box must be drawn.
+    /// `glasses` placed by `modelView`, into `regions` (empty when every part is in front of the
+    /// occluder). False when that cannot be shown (camera behind the occluder's front, or a reaching
+    /// vertex behind the near plane): then the whole glasses box must be drawn.
     func regions(glasses: Mesh, modelView: Transform3D, head: Transform3D, camera: PinholeCamera,
                  within glassesBox: PixelBounds, into regions: inout [PixelBounds]) -> Bool {
         regions.removeAll(keepingCapacity: true)
@@ -49,12 +49,11 @@ final class OccluderReach {
         let centre = -SIMD3(simdDot(simdCross(view.c1, view.c2), view.translation), simdDot(simdCross(view.c2, view.c0), view.translation),
                             simdDot(simdCross(view.c0, view.c1), view.translation)) / viewDet
         guard simdDot(rowZ, centre - t) < plane else { return false }
-        let cameraFromModel = view * modelView
         // Per side of the head (occluder-frame x < 0, >= 0): the box of the reaching triangles.
         var lo = (SIMD2<Float>(repeating: .infinity), SIMD2<Float>(repeating: .infinity))
         var hi = (SIMD2<Float>(repeating: -.infinity), SIMD2<Float>(repeating: -.infinity))
         var bounded = true
-        let mirrored = cameraFromModel.determinant < 0
+        let mirrored = viewDet * modelView.determinant < 0
         for p in glasses.primitives {
             let n = p.positions.count
             if depths.count < n {
@@ -70,11 +69,11 @@ final class OccluderReach {
             points.withUnsafeMutableBufferPointer { point in
                 p.positions.withUnsafeBufferPointer { src in
                     for v in 0..<n {
-                        let c = cameraFromModel.apply(src[v])
-                        let d = modelView.apply(src[v]) - t
+                        let world = modelView.apply(src[v])
+                        let d = world - t
                         depth[v] = simdDot(rowZ, d)
                         side[v] = simdDot(rowX, d)
-                        point[v] = c
+                        point[v] = view.apply(world)
                     }
                 }
                 p.indices.withUnsafeBufferPointer { idx in
@@ -111,8 +110,7 @@ final class OccluderReach {
         let left = box(lo.0, hi.0), right = box(lo.1, hi.1)
         if let l = left, let r = right, l.intersection(r) != nil {
             // Overlapping boxes (a turned head): one box, so no pixel's depth is drawn twice.
-            regions.append(PixelBounds(minX: min(l.minX, r.minX), minY: min(l.minY, r.minY),
-                                       maxX: max(l.maxX, r.maxX), maxY: max(l.maxY, r.maxY)))
+            regions.append(l.union(r))
         } else {
             if let left { regions.append(left) }
             if let right { regions.append(right) }

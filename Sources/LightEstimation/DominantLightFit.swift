@@ -14,7 +14,9 @@ struct DominantLightFit {
     var ambient: SIMD3<Float>
     var intensityOverPi: SIMD3<Float>
 
-    @inline(__always) static func f(_ t: Float) -> Float { 0.09375 + t * (0.5 + 0.46875 * t) }
+    /// f(t) = c0 + c1 t + c2 t².
+    static let c0: Float = 0.09375, c1: Float = 0.5, c2: Float = 0.46875
+    @inline(__always) static func f(_ t: Float) -> Float { c0 + t * (c1 + c2 * t) }
 
     /// Directions searched: a 160-point Fibonacci lattice on the sphere, less those more than
     /// `maximumBehind` behind the image plane (camera z > 0.25, about 15°): a light behind the head
@@ -52,7 +54,7 @@ struct DominantLightFit {
         moments.gather(normals: np, luminance: lp, count: n)
         let m = moments
         func residual(_ d: SIMD3<Float>) -> Float {
-            let (sf, sff, sfl) = m.sums(along: d, c0: 0.09375, c1: 0.5, c2: 0.46875)
+            let (sf, sff, sfl) = m.sums(along: d, c0: Double(c0), c1: Double(c1), c2: Double(c2))
             let (a, k) = solve(n: count1, sf: Float(sf), sff: Float(sff), sb: sumL, sfb: Float(sfl))
             return sumLL - a * sumL - k * Float(sfl)
         }

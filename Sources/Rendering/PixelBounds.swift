@@ -13,6 +13,11 @@ public struct PixelBounds: Sendable, Equatable {
         self.maxY = maxY
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ o: PixelBounds) -> PixelBounds {
+        PixelBounds(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+    }
+
     /// The common part, or nil when the rectangles do not overlap.
     public func intersection(_ o: PixelBounds) -> PixelBounds? {
         let r = PixelBounds(minX: max(minX, o.minX), minY: max(minY, o.minY), maxX: min(maxX, o.maxX), maxY: min(maxY, o.maxY))

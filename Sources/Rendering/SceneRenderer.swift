@@ -51,9 +51,7 @@ public final class SceneRenderer {
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
                              within regions: [PixelBounds]) {
         guard var union = regions.first else { return }
-        for r in regions.dropFirst() {
-            union = PixelBounds(minX: min(union.minX, r.minX), minY: min(union.minY, r.minY), maxX: max(union.maxX, r.maxX), maxY: max(union.maxY, r.maxY))
-        }
+        for r in regions.dropFirst() { union = union.union(r) }
         if let scissor { guard let u = union.intersection(scissor) else { return }; union = u }
         drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image, touching: union) { triangles, image, depth in
             for r in regions {
