@@ -5,7 +5,9 @@ extension Rasterizer {
     /// blending, but fragments that pass the depth test are queued (`FragmentQueue`) and shaded eight
     /// at a time (`BatchShader.shade`), then blended into the image in the order they were queued
     /// (so fragments of later triangles over the same pixel still land on top). The perspective
-    /// division happens in the batch, one vector reciprocal per eight fragments.
+    /// division happens in the batch, one vector reciprocal per eight fragments. Wide triangles
+    /// without anti-aliased edges skip the queue and are drawn eight neighbouring pixels at a time
+    /// (`drawSpans`), after the queue is flushed.
     ///
     /// Depth: shaders that never discard write depth as soon as a pixel passes the test (as
     /// `rasterize`, which writes it when the pixel is shaded, before the next triangle); shaders
@@ -47,7 +49,15 @@ extension Rasterizer {
                                                     z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!,
                                                     encoded: encoded.baseAddress!)
                                 for t in tris {
-                                    if let r = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q) {
+                                    let drawn: PixelBounds?
+                                    if drawsAsSpans(t, mayDiscard: shader.mayDiscard) {
+                                        q.flush(shader)
+                                        drawn = drawSpans(t, shader: shader, width: width, pixelCount: width * height, clip: clip, queue: &q)
+                                        q.flush(shader)
+                                    } else {
+                                        drawn = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q)
+                                    }
+                                    if let r = drawn {
                                         box.minX = min(box.minX, r.minX); box.minY = min(box.minY, r.minY)
                                         box.maxX = max(box.maxX, r.maxX); box.maxY = max(box.maxY, r.maxY)
                                     }

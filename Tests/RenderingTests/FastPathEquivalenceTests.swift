@@ -17,11 +17,18 @@ struct FastPathEquivalenceTests {
     struct Pose: Sendable, CustomStringConvertible {
         var eye: SIMD3<Float>
         var name: String
+        /// Where the optical axis meets the image (nil: its centre).
+        var principalPoint: SIMD2<Float>? = nil
         var description: String { name }
     }
 
+    /// The last two bring the lenses close enough for their hub and rings to be drawn eight
+    /// neighbouring pixels at a time (`Rasterizer.drawsAsSpans`), the last with a lens over the
+    /// image's bottom-right corner, whose final pixels that path queues instead.
     static let poses = [Pose(eye: [180, 60, 470], name: "three-quarter"), Pose(eye: [0, -20, 420], name: "frontal"),
-                        Pose(eye: [400, 0, 190], name: "yaw 60"), Pose(eye: [40, 30, 230], name: "close")]
+                        Pose(eye: [400, 0, 190], name: "yaw 60"), Pose(eye: [40, 30, 230], name: "close"),
+                        Pose(eye: [10, 0, 150], name: "filling the frame"),
+                        Pose(eye: [10, 0, 150], name: "in the corner", principalPoint: [420, 330])]
 
     /// A background with gradients and a checker, so every blend has a different destination.
     static func background(_ width: Int, _ height: Int) -> RGBImage {
@@ -38,7 +45,8 @@ struct FastPathEquivalenceTests {
     static func render(_ glasses: RenderableMesh, pose: Pose, lighting: Lighting, reference: Bool) -> RGBImage {
         let width = 480, height = 360
         let f = Float(width) / 2 / tanf(30 * .pi / 180)
-        var camera = PinholeCamera(fx: f, fy: f, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2, width: width, height: height)
+        let centre = pose.principalPoint ?? SIMD2<Float>(Float(width - 1) / 2, Float(height - 1) / 2)
+        var camera = PinholeCamera(fx: f, fy: f, cx: centre.x, cy: centre.y, width: width, height: height)
         camera.lookAt(eye: pose.eye, target: [0, 0, -40], up: [0, 1, 0])
         let faceToWorld = Transform3D.translation([0, 0, -40]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
         let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
