@@ -12,6 +12,22 @@ struct SurfaceVarying8 {
     var dr: SIMD8<Float>, dg: SIMD8<Float>, db: SIMD8<Float>
 }
 
+extension SurfaceVarying8 {
+    /// Eight fragments of one triangle at barycentrics b1, b2 of its corners 1 and 2: corner 0 plus
+    /// the two edges (corner 1 minus corner 0, corner 2 minus corner 0), weighted, channel by channel.
+    @inline(__always)
+    init(corner o: SurfaceVarying, edge1 d1: SurfaceVarying, edge2 d2: SurfaceVarying, b1: SIMD8<Float>, b2: SIMD8<Float>) {
+        @inline(__always) func lerp(_ a: Float, _ x: Float, _ y: Float) -> SIMD8<Float> { a + b1 * x + b2 * y }
+        self.init(vx: lerp(o.toward.x, d1.toward.x, d2.toward.x), vy: lerp(o.toward.y, d1.toward.y, d2.toward.y),
+                  vz: lerp(o.toward.z, d1.toward.z, d2.toward.z),
+                  nx: lerp(o.normal.x, d1.normal.x, d2.normal.x), ny: lerp(o.normal.y, d1.normal.y, d2.normal.y),
+                  nz: lerp(o.normal.z, d1.normal.z, d2.normal.z),
+                  u: lerp(o.toward.w, d1.toward.w, d2.toward.w), v: lerp(o.normal.w, d1.normal.w, d2.normal.w),
+                  dr: lerp(o.diffuse.x, d1.diffuse.x, d2.diffuse.x), dg: lerp(o.diffuse.y, d1.diffuse.y, d2.diffuse.y),
+                  db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z))
+    }
+}
+
 /// Eight fragments (`Fragment`, channel by channel): `destination * multiply + add` in linear RGB;
 /// lanes outside `keep` are discarded (MASK cut-outs).
 struct Fragment8 {

@@ -26,10 +26,8 @@ extension Rasterizer {
     static func drawDepth8(_ t: ScreenTriangle, width: Int, clip: PixelBounds, z: UnsafeMutableBufferPointer<Float>) -> PixelBounds? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
-        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
-        let ox = Float(e.minX), oy = Float(e.minY)
-        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
-        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        let plane = InverseDepthPlane(e, t)
+        let ox = plane.ox, oy = plane.oy, wA = plane.wA, wB = plane.wB, wO = plane.wO
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let zero = SIMD8<Float>(repeating: 0)
         let zp = z.baseAddress!, count = z.count

@@ -93,20 +93,11 @@ extension Rasterizer {
         let t0 = e.t0, t1 = e.t1, t2 = e.t2
         let s0 = t0 != 0, s1 = t1 != 0, s2 = t2 != 0
         let k0 = e.k0, k1 = e.k1, k2 = e.k2
-        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
-        var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
-        let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
-        if !unclipped {
-            // A piece of a near-clipped triangle: its corners sit at barycentrics b_k of the source.
-            let s = (v0, v1, v2)
-            v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
-            v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
-            v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
-        }
+        let (v0, v1, v2) = Rasterizer.corners(of: t, shader: shader)
         q.begin(v0, v1, v2)
-        let ox = Float(e.minX), oy = Float(e.minY)
-        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
-        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        let plane = InverseDepthPlane(e, t)
+        let g0 = plane.g0, g1 = plane.g1, g2 = plane.g2
+        let ox = plane.ox, oy = plane.oy, wA = plane.wA, wB = plane.wB, wO = plane.wO
         var touched = false
         /// The rows; `smooth` is constant in each of the two inlined copies, so a triangle without
         /// silhouette edges (most) runs a loop with no fringe code.
@@ -253,15 +244,7 @@ struct QueueWriter {
         if slot == Int(slots[k + lanes - 1]) {
             // One triangle (slots only grow along the queue): corner 0 plus the two edges, weighted.
             // Lanes past `lanes` hold stale weights: shaded, never blended.
-            let o = corners[3 * slot], d1 = corners[3 * slot + 1], d2 = corners[3 * slot + 2]
-            @inline(__always) func lerp(_ a: Float, _ x: Float, _ y: Float) -> SIMD8<Float> { a + b1 * x + b2 * y }
-            return SurfaceVarying8(vx: lerp(o.toward.x, d1.toward.x, d2.toward.x), vy: lerp(o.toward.y, d1.toward.y, d2.toward.y),
-                                   vz: lerp(o.toward.z, d1.toward.z, d2.toward.z),
-                                   nx: lerp(o.normal.x, d1.normal.x, d2.normal.x), ny: lerp(o.normal.y, d1.normal.y, d2.normal.y),
-                                   nz: lerp(o.normal.z, d1.normal.z, d2.normal.z),
-                                   u: lerp(o.toward.w, d1.toward.w, d2.toward.w), v: lerp(o.normal.w, d1.normal.w, d2.normal.w),
-                                   dr: lerp(o.diffuse.x, d1.diffuse.x, d2.diffuse.x), dg: lerp(o.diffuse.y, d1.diffuse.y, d2.diffuse.y),
-                                   db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z))
+            return SurfaceVarying8(corner: corners[3 * slot], edge1: corners[3 * slot + 1], edge2: corners[3 * slot + 2], b1: b1, b2: b2)
         }
         // Several triangles: each lane from its own corners, then turned into structure-of-arrays form.
         for lane in 0..<8 {
@@ -278,6 +261,15 @@ struct QueueWriter {
                                nx: gather(1, 0), ny: gather(1, 1), nz: gather(1, 2),
                                u: gather(0, 3), v: gather(1, 3),
                                dr: gather(2, 0), dg: gather(2, 1), db: gather(2, 2))
+    }
+
+    /// Writes lane `lane` of the batch in `encoded` (clamped, scaled to `toSRGB` indices plus 0.5:
+    /// R lanes, G lanes, B lanes) as the sRGB pixel at `pixel`.
+    @inline(__always)
+    func writeEncoded(lane: Int, to pixel: UnsafeMutablePointer<UInt8>) {
+        pixel[0] = toSRGB[Int(encoded[lane])]
+        pixel[1] = toSRGB[Int(encoded[8 + lane])]
+        pixel[2] = toSRGB[Int(encoded[16 + lane])]
     }
 
     /// Shades and blends the fragments in slots k ..< k + lanes (lanes <= 8).
@@ -333,10 +325,7 @@ struct QueueWriter {
             for lane in 0..<lanes where keepAll || f.keep[lane] {
                 let p = Int(pixels[k + lane])
                 if deferDepth && writesDepth[k + lane] { z[p] = weights[k + lane] }
-                let o = 3 * p
-                rgb[o] = toSRGB[Int(encoded[lane])]
-                rgb[o + 1] = toSRGB[Int(encoded[8 + lane])]
-                rgb[o + 2] = toSRGB[Int(encoded[16 + lane])]
+                writeEncoded(lane: lane, to: rgb + 3 * p)
             }
             return
         }

@@ -65,22 +65,12 @@ public enum Rasterizer {
         let t0 = e.t0, t1 = e.t1, t2 = e.t2
         let s0 = t0 != 0, s1 = t1 != 0, s2 = t2 != 0
         let k0 = e.k0, k1 = e.k1, k2 = e.k2
-        // lambda_i w_i = e_i g_i: the perspective weights, affine in screen space.
-        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
-        var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
-        let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
-        if !unclipped {
-            // A piece of a near-clipped triangle: its corners sit at barycentrics b_k of the source.
-            let s = (v0, v1, v2)
-            v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
-            v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
-            v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
-        }
+        let (v0, v1, v2) = corners(of: t, shader: shader)
         // W = sum lambda_i w_i (= 1/z) and N = sum lambda_i w_i v_i as planes around the box's
-        // corner (ox, oy), which keeps the constant terms small; varying = N / W.
-        let ox = Float(e.minX), oy = Float(e.minY)
-        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
-        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        // corner (ox, oy); varying = N / W.
+        let plane = InverseDepthPlane(e, t)
+        let g0 = plane.g0, g1 = plane.g1, g2 = plane.g2, ox = plane.ox, oy = plane.oy
+        let eo0 = plane.eo0, eo1 = plane.eo1, eo2 = plane.eo2, wA = plane.wA, wB = plane.wB, wO = plane.wO
         let nA = v0 * (a0 * g0) + v1 * (a1 * g1) + v2 * (a2 * g2)
         let nB = v0 * (b0 * g0) + v1 * (b1 * g1) + v2 * (b2 * g2)
         let nO = v0 * (eo0 * g0) + v1 * (eo1 * g1) + v2 * (eo2 * g2)
@@ -168,10 +158,8 @@ public enum Rasterizer {
     static func drawDepth(_ t: ScreenTriangle, width: Int, clip: PixelBounds, z: UnsafeMutableBufferPointer<Float>) -> PixelBounds? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
-        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
-        let ox = Float(e.minX), oy = Float(e.minY)
-        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
-        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
+        let plane = InverseDepthPlane(e, t)
+        let ox = plane.ox, oy = plane.oy, wA = plane.wA, wB = plane.wB, wO = plane.wO
         var touched = false
         for py in e.minY...e.maxY {
             let fy = Float(py)

@@ -27,24 +27,14 @@ extension Rasterizer {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let writesDepth = shader.writesDepth
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
-        let g0 = e.k0 * t.p0.z, g1 = e.k1 * t.p1.z, g2 = e.k2 * t.p2.z
-        var (v0, v1, v2) = shader.corners(triangle: Int(t.source), frontFacing: t.frontFacing)
-        let unclipped = t.b0 == SIMD3<Float>(1, 0, 0) && t.b1 == SIMD3<Float>(0, 1, 0) && t.b2 == SIMD3<Float>(0, 0, 1)
-        if !unclipped {
-            let s = (v0, v1, v2)
-            v0 = s.0 * t.b0.x + s.1 * t.b0.y + s.2 * t.b0.z
-            v1 = s.0 * t.b1.x + s.1 * t.b1.y + s.2 * t.b1.z
-            v2 = s.0 * t.b2.x + s.1 * t.b2.y + s.2 * t.b2.z
-        }
+        let plane = InverseDepthPlane(e, t)
+        let g1 = plane.g1, g2 = plane.g2, ox = plane.ox, oy = plane.oy, wA = plane.wA, wB = plane.wB, wO = plane.wO
+        let (v0, v1, v2) = corners(of: t, shader: shader)
         q.begin(v0, v1, v2)
         let o = v0, d1 = v1 + v0 * -1, d2 = v2 + v0 * -1
-        let ox = Float(e.minX), oy = Float(e.minY)
-        let eo0 = a0 * ox + b0 * oy + c0, eo1 = a1 * ox + b1 * oy + c1, eo2 = a2 * ox + b2 * oy + c2
-        let wA = a0 * g0 + a1 * g1 + a2 * g2, wB = b0 * g0 + b1 * g1 + b2 * g2, wO = eo0 * g0 + eo1 * g1 + eo2 * g2
         let laneX = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let zero = SIMD8<Float>(repeating: 0)
-        let steps = Float(ColorTables.encodeSteps)
-        let z = q.z, rgb = q.rgb, toLinear = q.toLinear, toSRGB = q.toSRGB, encoded = q.encoded
+        let z = q.z, rgb = q.rgb, toLinear = q.toLinear
         var touched = false
         for py in e.minY...e.maxY {
             let fy = Float(py)
@@ -78,16 +68,7 @@ extension Rasterizer {
                     UnsafeMutableRawPointer(z + idx).storeBytes(of: depth.replacing(with: w, where: pass), as: SIMD8<Float>.self)
                 }
                 let r = 1 / w
-                let p1 = e1 * g1 * r, p2 = e2 * g2 * r
-                @inline(__always) func lerp(_ a: Float, _ x: Float, _ y: Float) -> SIMD8<Float> { a + p1 * x + p2 * y }
-                let f = shader.shade(SurfaceVarying8(
-                    vx: lerp(o.toward.x, d1.toward.x, d2.toward.x), vy: lerp(o.toward.y, d1.toward.y, d2.toward.y),
-                    vz: lerp(o.toward.z, d1.toward.z, d2.toward.z),
-                    nx: lerp(o.normal.x, d1.normal.x, d2.normal.x), ny: lerp(o.normal.y, d1.normal.y, d2.normal.y),
-                    nz: lerp(o.normal.z, d1.normal.z, d2.normal.z),
-                    u: lerp(o.toward.w, d1.toward.w, d2.toward.w), v: lerp(o.normal.w, d1.normal.w, d2.normal.w),
-                    dr: lerp(o.diffuse.x, d1.diffuse.x, d2.diffuse.x), dg: lerp(o.diffuse.y, d1.diffuse.y, d2.diffuse.y),
-                    db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z)))
+                let f = shader.shade(SurfaceVarying8(corner: o, edge1: d1, edge2: d2, b1: e1 * g1 * r, b2: e2 * g2 * r))
                 var outR = f.addR, outG = f.addG, outB = f.addB
                 @inline(__always) func nonzero(_ x: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { (x .< zero) .| (x .> zero) }
                 let p = rgb + 3 * idx
@@ -99,15 +80,12 @@ extension Rasterizer {
                     let dB = SIMD8<Float>(d(0, 2), d(1, 2), d(2, 2), d(3, 2), d(4, 2), d(5, 2), d(6, 2), d(7, 2))
                     outR += dR * f.mulR; outG += dG * f.mulG; outB += dB * f.mulB
                 }
-                let out = UnsafeMutableRawPointer(encoded)
-                out.storeBytes(of: Shading8.clamp01(outR) * steps + 0.5, as: SIMD8<Float>.self)
-                out.storeBytes(of: Shading8.clamp01(outG) * steps + 0.5, toByteOffset: 32, as: SIMD8<Float>.self)
-                out.storeBytes(of: Shading8.clamp01(outB) * steps + 0.5, toByteOffset: 64, as: SIMD8<Float>.self)
-                @inline(__always) func write(_ lane: Int) {
-                    p[3 * lane] = toSRGB[Int(encoded[lane])]
-                    p[3 * lane + 1] = toSRGB[Int(encoded[8 + lane])]
-                    p[3 * lane + 2] = toSRGB[Int(encoded[16 + lane])]
-                }
+                let steps = Float(ColorTables.encodeSteps)
+                let encoded = UnsafeMutableRawPointer(q.encoded)
+                encoded.storeBytes(of: Shading8.clamp01(outR) * steps + 0.5, as: SIMD8<Float>.self)
+                encoded.storeBytes(of: Shading8.clamp01(outG) * steps + 0.5, toByteOffset: 32, as: SIMD8<Float>.self)
+                encoded.storeBytes(of: Shading8.clamp01(outB) * steps + 0.5, toByteOffset: 64, as: SIMD8<Float>.self)
+                @inline(__always) func write(_ lane: Int) { q.writeEncoded(lane: lane, to: p + 3 * lane) }
                 if all(pass) {
                     for lane in 0..<8 { write(lane) }
                 } else {
