@@ -9,7 +9,8 @@ import Meshes
 /// with depth writes, then translucent primitives (lenses, BLEND) far to near, each sorted by
 /// triangle depth, tested against but not writing depth. Silhouette edges are anti-aliased when
 /// `antialiasing` is on. The camera's units are the models' (millimetres for the try-on).
-/// Materials are shaded by `Rasterizer.rasterizeQueued` (eight fragments at a time) and occluders by
+/// Materials are shaded by `Rasterizer.rasterizeQueued` (eight fragments at a time; wide triangles
+/// eight neighbouring pixels at a time, `Rasterizer.drawSpans`) and occluders by
 /// `Rasterizer.rasterizeDepth` (eight pixels at a time); `usesReferenceRasterizer` selects the
 /// one-fragment-at-a-time `Rasterizer.rasterize` they are tested against.
 public final class SceneRenderer {
