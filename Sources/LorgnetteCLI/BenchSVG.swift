@@ -42,13 +42,14 @@ enum BenchSVG {
         // Stage legend.
         let stageNames = orderedStages(bars.flatMap { $0.parts.map(\.0) })
         let cpuKey = "end-to-end thread CPU p50"
+        func keyWidth(_ name: String) -> Double { 30 + Double(name.count) * 7 }
         // Aligned with the bars unless long labels would push it past the right edge.
-        let legendWidth = stageNames.reduce(0) { $0 + 30 + Double($1.count) * 7 } + 6 + 7 * Double(cpuKey.count)
+        let legendWidth = stageNames.reduce(0) { $0 + keyWidth($1) } + 6 + 7 * Double(cpuKey.count)
         var x = max(10, min(left, width - 10 - legendWidth))
         for name in stageNames {
             s += "<rect x=\"\(f(x))\" y=\"50\" width=\"12\" height=\"12\" fill=\"\(stageColour(name))\"/>"
             s += "<text x=\"\(f(x + 16))\" y=\"60\">\(escape(name))</text>\n"
-            x += 30 + Double(name.count) * 7
+            x += keyWidth(name)
         }
         s += "<line x1=\"\(f(x))\" y1=\"49\" x2=\"\(f(x))\" y2=\"63\" stroke=\"black\" stroke-width=\"2\"/>"
         s += "<text x=\"\(f(x + 6))\" y=\"60\">\(cpuKey)</text>\n"

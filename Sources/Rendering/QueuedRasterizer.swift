@@ -7,7 +7,7 @@ extension Rasterizer {
     /// (so fragments of later triangles over the same pixel still land on top). The perspective
     /// division happens in the batch, one vector reciprocal per eight fragments. Wide triangles
     /// without anti-aliased edges skip the queue and are drawn eight neighbouring pixels at a time
-    /// (`drawSpans`), after the queue is flushed.
+    /// (`drawSpans`), after the queue is flushed so that earlier fragments land first.
     ///
     /// Depth: shaders that never discard write depth as soon as a pixel passes the test (as
     /// `rasterize`, which writes it when the pixel is shaded, before the next triangle); shaders
@@ -53,7 +53,6 @@ extension Rasterizer {
                                     if drawsAsSpans(t, mayDiscard: shader.mayDiscard) {
                                         q.flush(shader)
                                         drawn = drawSpans(t, shader: shader, width: width, pixelCount: width * height, clip: clip, queue: &q)
-                                        q.flush(shader)
                                     } else {
                                         drawn = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q)
                                     }
@@ -189,14 +188,17 @@ struct QueueWriter {
         self.encoded = encoded
     }
 
-    /// Makes the triangle with corner varyings v0, v1, v2 the one that `push` queues fragments of.
-    @inline(__always)
-    mutating func begin(_ v0: SurfaceVarying, _ v1: SurfaceVarying, _ v2: SurfaceVarying) {
+    /// Makes the triangle with corner varyings v0, v1, v2 the one that `push` queues fragments of;
+    /// returns what it stores for it: corner 0 and the edges to corners 1 and 2.
+    @inline(__always) @discardableResult
+    mutating func begin(_ v0: SurfaceVarying, _ v1: SurfaceVarying, _ v2: SurfaceVarying)
+        -> (corner: SurfaceVarying, edge1: SurfaceVarying, edge2: SurfaceVarying) {
         let c = corners + 3 * slotCount
         c[0] = v0
         c[1] = v1 + v0 * -1
         c[2] = v2 + v0 * -1
         currentQueued = false
+        return (c[0], c[1], c[2])
     }
 
     /// Queues a fragment of the current triangle whose corners 1 and 2 weigh p1 and p2 out of

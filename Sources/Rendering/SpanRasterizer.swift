@@ -19,8 +19,8 @@ extension Rasterizer {
     /// test as vectors, the eight fragments shaded together (`BatchShader.shade`) and blended into
     /// the image at once, with the arithmetic of the queued path (`QueueWriter.flushBatch`). The
     /// queue must be empty (fragments of earlier triangles land first); the eight pixels at the very
-    /// end of the image, where a vector load would run past the buffers, are queued instead, and
-    /// the caller flushes them. Returns the pixel box when any pixel passed the depth test.
+    /// end of the image, where a vector load would run past the buffers, are queued instead, ahead
+    /// of whatever is queued next. Returns the pixel box when any pixel passed the depth test.
     @inline(__always)
     static func drawSpans<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, pixelCount: Int, clip: PixelBounds,
                                           queue q: inout QueueWriter) -> PixelBounds? {
@@ -30,10 +30,10 @@ extension Rasterizer {
         let plane = InverseDepthPlane(e, t)
         let g1 = plane.g1, g2 = plane.g2, ox = plane.ox, oy = plane.oy, wA = plane.wA, wB = plane.wB, wO = plane.wO
         let (v0, v1, v2) = corners(of: t, shader: shader)
-        q.begin(v0, v1, v2)
-        let o = v0, d1 = v1 + v0 * -1, d2 = v2 + v0 * -1
+        let (o, d1, d2) = q.begin(v0, v1, v2)
         let laneX = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let zero = SIMD8<Float>(repeating: 0)
+        let steps = Float(ColorTables.encodeSteps)
         let z = q.z, rgb = q.rgb, toLinear = q.toLinear
         var touched = false
         for py in e.minY...e.maxY {
@@ -80,7 +80,6 @@ extension Rasterizer {
                     let dB = SIMD8<Float>(d(0, 2), d(1, 2), d(2, 2), d(3, 2), d(4, 2), d(5, 2), d(6, 2), d(7, 2))
                     outR += dR * f.mulR; outG += dG * f.mulG; outB += dB * f.mulB
                 }
-                let steps = Float(ColorTables.encodeSteps)
                 let encoded = UnsafeMutableRawPointer(q.encoded)
                 encoded.storeBytes(of: Shading8.clamp01(outR) * steps + 0.5, as: SIMD8<Float>.self)
                 encoded.storeBytes(of: Shading8.clamp01(outG) * steps + 0.5, toByteOffset: 32, as: SIMD8<Float>.self)
