@@ -55,19 +55,27 @@ public final class TurboJPEGDecoder: JPEGDecoding {
             a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) % 32 == 0 }
         }
         guard rowBytes % 32 == 0, !pixels.isEmpty, aligned(pixels) else { return }
-        // Held until the loop ends, so each try gets a fresh address; the capacities differ by 16 bytes
-        // so that the allocations do not all fall on the same 32-byte phase.
+        // The tries are held until the loop ends, so each gets a fresh address, and differ by 16 bytes
+        // of capacity, so that blocks carved one after another do not all fall on the same 32-byte
+        // phase. There can be many tries: the allocator hands out freed blocks of a near size first,
+        // and the freed blocks of this size are mostly aligned ones — the ones earlier calls rejected
+        // (eight tries were all aligned in about one test run in eight; up to 21 were needed in 40 runs of the JPEG tests). Only the chosen block is
+        // initialised.
         var rejected: [[UInt8]] = []
         let n = pixels.count
-        for k in 1...8 {
+        for k in 1...maximumTries {
             let fresh = [UInt8](unsafeUninitializedCapacity: n + 16 * k) { buffer, count in
+                guard UInt(bitPattern: buffer.baseAddress) % 32 != 0 else { count = 0; return }
                 buffer.baseAddress!.initialize(repeating: 0, count: n)
                 count = n
             }
-            if !aligned(fresh) { pixels = fresh; return }
+            if !fresh.isEmpty { pixels = fresh; return }
             rejected.append(fresh)
         }
     }
+
+    /// Tries before giving up (the rows then stay aligned: slower, same image).
+    static let maximumTries = 256
 
     private func outputSize(_ jpeg: [UInt8], scale: DCTScale) throws -> (Int, Int) {
         var w: Int32 = 0, h: Int32 = 0
