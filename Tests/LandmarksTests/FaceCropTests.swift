@@ -34,7 +34,7 @@ private func referenceLevel0(_ crop: FaceCrop, imageWidth: Int, imageHeight: Int
     return out
 }
 
-/// Centres and sizes covering a crop inside the image, past each edge, and box factors 1 to 5.
+/// Centres and sizes covering a crop inside the image, past each edge, and box factors 1 to 6.
 private let placements: [(centre: SIMD2<Float>, halfSide: Float, faceSide: Float)] = [
     (SIMD2(80, 60), 30, 40),      // d = 1
     (SIMD2(81.3, 62.7), 40, 96),  // d = 1, fractional centre
@@ -42,6 +42,7 @@ private let placements: [(centre: SIMD2<Float>, halfSide: Float, faceSide: Float
     (SIMD2(5, 8), 50, 290),       // d = 3, past the top-left corner
     (SIMD2(150, 110), 60, 480),   // d = 5, past the bottom-right corner
     (SIMD2(80, 60), 120, 290),    // d = 3, wider than the image on every side
+    (SIMD2(80, 60), 54, 576),     // d = 6, inside: RGB rows summed 32 bytes at a time, then 16, then 1
 ]
 
 @Suite struct FaceCropTests {
