@@ -113,8 +113,12 @@ public struct PerspectivePointSolver: Sendable {
 
     private func buildNormalEquations(_ pose: RigidTransform, _ camera: CameraIntrinsics, _ residuals: UnsafeBufferPointer<SIMD2<Double>>,
                                       _ huber: Double, _ h: UnsafeMutablePointer<Double>, _ g: UnsafeMutablePointer<Double>) {
-        for k in 0..<36 { h[k] = 0 }
-        for k in 0..<6 { g[k] = 0 }
+        // Row a of h accumulates w (u[a] u + v[a] v) over the points, in registers: six vectors of
+        // eight lanes (the last two stay zero), each lane the same operations in the same order as
+        // the scalar element h[a][b] += w (u[a] u[b] + v[a] v[b]), so the sums are the same to the
+        // bit. Adding into h in memory element by element was most of the pose's time.
+        let zero = SIMD8<Double>()
+        var h0 = zero, h1 = zero, h2 = zero, h3 = zero, h4 = zero, h5 = zero, gv = zero
         let m = pose.rotation.matrix
         for i in 0..<model.count {
             let r = residuals[i]
@@ -128,20 +132,23 @@ public struct PerspectivePointSolver: Sendable {
             let du = SIMD3(camera.fx * iz, 0, -camera.fx * p.x * iz * iz)
             let dv = SIMD3(0, camera.fy * iz, -camera.fy * p.y * iz * iz)
             // d(p)/d(δω) = −[q]×, so d(u)/d(δω) = −duᵀ[q]× = (q × du)ᵀ... written out: du · (δω × q) = δω · (q × du).
-            // Six scalars each, not a SIMD8 indexed per lane (whose lane extraction through memory
-            // made the solve half as slow again).
+            // The Jacobian rows u, v: (q × du, du) and (q × dv, dv). Their elements are taken from
+            // the SIMD3s, not from lanes of the SIMD8s (lane extraction went through memory).
             let qu = q.cross(du), qv = q.cross(dv)
-            let ju = (qu.x, qu.y, qu.z, du.x, du.y, du.z), jv = (qv.x, qv.y, qv.z, dv.x, dv.y, dv.z)
-            withUnsafeBytes(of: ju) { jub in
-                withUnsafeBytes(of: jv) { jvb in
-                    let u = jub.assumingMemoryBound(to: Double.self), v = jvb.assumingMemoryBound(to: Double.self)
-                    for a in 0..<6 {
-                        g[a] += w * (u[a] * r.x + v[a] * r.y)
-                        for b in a..<6 { h[a * 6 + b] += w * (u[a] * u[b] + v[a] * v[b]) }
-                    }
-                }
-            }
+            let u = SIMD8(qu.x, qu.y, qu.z, du.x, du.y, du.z, 0, 0), v = SIMD8(qv.x, qv.y, qv.z, dv.x, dv.y, dv.z, 0, 0)
+            gv += w * (u * r.x + v * r.y)
+            h0 += w * (qu.x * u + qv.x * v)
+            h1 += w * (qu.y * u + qv.y * v)
+            h2 += w * (qu.z * u + qv.z * v)
+            h3 += w * (du.x * u + dv.x * v)
+            h4 += w * (du.y * u + dv.y * v)
+            h5 += w * (du.z * u + dv.z * v)
         }
+        @inline(__always) func store(_ row: SIMD8<Double>, _ a: Int) {
+            g[a] = gv[a]
+            for b in a..<6 { h[a * 6 + b] = row[b] }
+        }
+        store(h0, 0); store(h1, 1); store(h2, 2); store(h3, 3); store(h4, 4); store(h5, 5)
         for a in 0..<6 { for b in 0..<a { h[a * 6 + b] = h[b * 6 + a] } }
     }
 
