@@ -51,21 +51,21 @@ public final class TurboJPEGDecoder: JPEGDecoding {
     /// is aligned or none is. Rows 16 bytes off the boundary are written through the cache, so a buffer
     /// whose rows would all be aligned is reallocated (once, when it is made) until they are not.
     static func avoidStreamingStores(_ pixels: inout [UInt8], rowBytes: Int) {
-        @inline(__always) func aligned(_ a: [UInt8]) -> Bool {
-            a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) % 32 == 0 }
+        @inline(__always) func onBoundary(_ start: UnsafeMutablePointer<UInt8>?) -> Bool {
+            UInt(bitPattern: start) % 32 == 0
         }
-        guard rowBytes % 32 == 0, !pixels.isEmpty, aligned(pixels) else { return }
+        guard rowBytes % 32 == 0, !pixels.isEmpty, pixels.withUnsafeMutableBufferPointer({ onBoundary($0.baseAddress) }) else { return }
         // The tries are held until the loop ends, so each gets a fresh address, and differ by 16 bytes
         // of capacity, so that blocks carved one after another do not all fall on the same 32-byte
         // phase. There can be many tries: the allocator hands out freed blocks of a near size first,
-        // and the freed blocks of this size are mostly aligned ones — the ones earlier calls rejected
-        // (eight tries were all aligned in about one test run in eight; up to 21 were needed in 40 runs of the JPEG tests). Only the chosen block is
-        // initialised.
+        // and the freed blocks of this size are mostly aligned ones, the ones earlier calls rejected
+        // (eight tries were all aligned in about one test run in eight; up to 21 were needed in 40
+        // runs of the JPEG tests). A try only reserves capacity; the chosen block is zeroed.
         var rejected: [[UInt8]] = []
         let n = pixels.count
         for k in 1...maximumTries {
             let fresh = [UInt8](unsafeUninitializedCapacity: n + 16 * k) { buffer, count in
-                guard UInt(bitPattern: buffer.baseAddress) % 32 != 0 else { count = 0; return }
+                guard !onBoundary(buffer.baseAddress) else { count = 0; return }
                 buffer.baseAddress!.initialize(repeating: 0, count: n)
                 count = n
             }
