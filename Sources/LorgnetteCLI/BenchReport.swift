@@ -74,7 +74,8 @@ struct BenchReport: Codable {
             bars.append(BenchBar(bar: "try-on 1280x720 (\(r.input)) p50 <= 1.5x decode+encode floor",
                                  measured: String(format: "%.2fx thread CPU (%.2f / %.2f ms); wall %.2fx (%.2f / %.2f ms)",
                                                   r.tryOnToFloorRatioCPU, r.tryOn.cpu.p50, r.floor.cpu.p50,
-                                                  r.tryOnToFloorRatio, r.tryOn.endToEnd.p50, r.floor.total.p50) + searching,
+                                                  r.tryOnToFloorRatio, r.tryOn.endToEnd.p50, r.floor.total.p50)
+                                    + (r.faceSize.map { "; " + $0 } ?? "") + searching,
                                  met: r.tryOnToFloorRatioCPU <= 1.5))
         }
         for r in runs {
@@ -131,7 +132,8 @@ struct BenchReport: Codable {
             s += String(format: "\nTry-on / floor (p50): **%.2fx** in thread CPU time, %.2fx wall. ", r.tryOnToFloorRatioCPU, r.tryOnToFloorRatio)
             s += String(format: "Frames per second on one core (thread CPU): tracking %.0f, try-on %.0f; achieved here (wall): tracking %.0f, try-on %.0f. ",
                         r.tracking.framesPerSecondOneCore, r.tryOn.framesPerSecondOneCore, r.tracking.framesPerSecondWall, r.tryOn.framesPerSecondWall)
-            s += String(format: "Faces tracked on %.0f %% of the try-on frames.\n\n", r.tryOn.facesTrackedPercent)
+            s += String(format: "Faces tracked on %.0f %% of the try-on frames", r.tryOn.facesTrackedPercent)
+            s += (r.faceSize.map { "; " + $0 } ?? "") + ".\n\n"
         }
         if let device { s += device.markdown() + "\n" }
         if let peers { s += peers.markdown() + "\n" }
@@ -144,5 +146,14 @@ struct BenchReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)
+    }
+}
+
+extension BenchRunResult {
+    /// "face 605 px wide (47 % of the frame)": how close the face is, which the render's cost follows
+    /// (the lenses cover about the square of it); nil when no face was tracked.
+    var faceSize: String? {
+        guard let w = tryOn.faceWidthPixels else { return nil }
+        return String(format: "face %.0f px wide (%.0f %% of the frame, median)", w, 100 * w / Double(max(width, 1)))
     }
 }

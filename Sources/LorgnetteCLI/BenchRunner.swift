@@ -1,4 +1,5 @@
 import CMallocCounter
+import FaceTracking
 import Foundation
 import Imaging
 import JPEGCodec
@@ -32,6 +33,10 @@ struct BenchPathResult: Codable {
     var allocationsMaxPerFrame: Int
     /// Frames on which at least one face was tracked, per cent.
     var facesTrackedPercent: Double
+    /// The widest tracked face's jaw-to-jaw width (landmarks 1 and 17) in pixels, median over the
+    /// frames with a face (absent without one): the glasses' size on screen, and so the render's
+    /// cost, grows with it.
+    var faceWidthPixels: Double?
     /// Wall milliseconds of every measured frame, in order (the latency distribution).
     var samples: [Double]
 }
@@ -140,6 +145,7 @@ struct PathRecorder {
     private var cpu: [Double] = []
     private var allocations: [Int] = []
     private var withFace = 0
+    private var faceWidths: [Double] = []
 
     mutating func measure(_ pipeline: TryOnPipeline, _ frame: Frame, record: Bool) throws {
         let a0 = lm_allocation_count()
@@ -160,6 +166,14 @@ struct PathRecorder {
         cpu.append(BenchClock.milliseconds(c0, c1))
         allocations.append(Int(a1 &- a0))
         if !output.anchors.isEmpty { withFace += 1 }
+        if let width = output.anchors.map(Self.jawWidth).max() { faceWidths.append(width) }
+    }
+
+    /// Jaw to jaw (iBUG points 1 and 17), pixels; 0 for a shape without them.
+    private static func jawWidth(_ anchor: FaceAnchor) -> Double {
+        guard anchor.landmarks.count >= 17 else { return 0 }
+        let d = anchor.landmarks[16] - anchor.landmarks[0]
+        return Double((d * d).sum().squareRoot())
     }
 
     func result() -> BenchPathResult {
@@ -175,6 +189,7 @@ struct PathRecorder {
                                allocationsPerFrame: Double(allocations.reduce(0, +)) / Double(max(allocations.count, 1)),
                                allocationsMaxPerFrame: allocations.max() ?? 0,
                                facesTrackedPercent: wall.isEmpty ? 0 : 100 * Double(withFace) / Double(wall.count),
+                               faceWidthPixels: faceWidths.isEmpty ? nil : LatencySummary(faceWidths).p50,
                                samples: wall)
     }
 }

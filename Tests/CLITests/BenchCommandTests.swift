@@ -36,6 +36,11 @@ struct BenchCommandTests {
         let max = try #require(endToEnd["max"] as? Double)
         #expect(p50 > 0 && p50 <= p99 && p99 <= max)
         // The try-on decodes and encodes the same frames as the floor, so it cannot be cheaper.
+        // The demo's face is tracked at this size; its jaw-to-jaw width (what the render's cost follows)
+        // is a plausible part of the 160-pixel frame, and the report says it.
+        #expect(tryOn["facesTrackedPercent"] as? Double == 100)
+        let faceWidth = try #require(tryOn["faceWidthPixels"] as? Double)
+        #expect(faceWidth > 20 && faceWidth < 120, "face width \(faceWidth) px")
         let ratio = try #require(run["tryOnToFloorRatioCPU"] as? Double)
         #expect(ratio > 0.5, "try-on/floor CPU ratio \(ratio)")
         // The floor reuses libjpeg's pools and the output buffer, so a steady frame allocates nothing
@@ -49,6 +54,7 @@ struct BenchCommandTests {
         #expect(bars.contains { ($0["bar"] as? String)?.contains("p99 <= 2x p50") == true })
         let markdown = try String(contentsOfFile: dir + "/b.md", encoding: .utf8)
         #expect(markdown.contains("floor: decode + encode") && markdown.contains("## Bars"))
+        #expect(markdown.contains(String(format: "face %.0f px wide", faceWidth)))
         #expect(result.stdout == markdown)
         let svg = try String(contentsOfFile: dir + "/b.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("<polyline") && svg.contains("demo 160x120 try-on"))
