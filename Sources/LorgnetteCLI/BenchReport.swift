@@ -70,7 +70,7 @@ struct BenchReport: Codable {
             // Without a tracked face the try-on draws nothing and the detector runs on every frame:
             // say so, since that row then measures the detector, not the try-on.
             let searching = r.tryOn.facesTrackedPercent < 50
-                ? String(format: "; a face was tracked on %.0f %% of the frames, so this is mostly the detector", r.tryOn.facesTrackedPercent) : ""
+                ? "; a face was tracked on \(Self.percentText(r.tryOn.facesTrackedPercent)) of the frames, so this is mostly the detector" : ""
             bars.append(BenchBar(bar: "try-on 1280x720 (\(r.input)) p50 <= 1.5x decode+encode floor",
                                  measured: String(format: "%.2fx thread CPU (%.2f / %.2f ms); wall %.2fx (%.2f / %.2f ms)",
                                                   r.tryOnToFloorRatioCPU, r.tryOn.cpu.p50, r.floor.cpu.p50,
@@ -132,7 +132,7 @@ struct BenchReport: Codable {
             s += String(format: "\nTry-on / floor (p50): **%.2fx** in thread CPU time, %.2fx wall. ", r.tryOnToFloorRatioCPU, r.tryOnToFloorRatio)
             s += String(format: "Frames per second on one core (thread CPU): tracking %.0f, try-on %.0f; achieved here (wall): tracking %.0f, try-on %.0f. ",
                         r.tracking.framesPerSecondOneCore, r.tryOn.framesPerSecondOneCore, r.tracking.framesPerSecondWall, r.tryOn.framesPerSecondWall)
-            s += String(format: "Faces tracked on %.0f %% of the try-on frames", r.tryOn.facesTrackedPercent)
+            s += "Faces tracked on \(Self.percentText(r.tryOn.facesTrackedPercent)) of the try-on frames"
             s += (r.faceSize.map { "; " + $0 } ?? "") + ".\n\n"
         }
         if let device { s += device.markdown() + "\n" }
@@ -146,6 +146,13 @@ struct BenchReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)
+    }
+}
+
+extension BenchReport {
+    /// "37 %", or "0.3 %" below 1 % (a few frames in hundreds must not read as none).
+    static func percentText(_ p: Double) -> String {
+        p > 0 && p < 1 ? String(format: "%.1f %%", p) : String(format: "%.0f %%", p)
     }
 }
 
