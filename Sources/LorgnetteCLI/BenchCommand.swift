@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Glasses drawn: catalogue frame id[:variant] or a .gltf/.glb/.obj model (default: the first catalogue frame).")
     var frame: String?
 
-    @Flag(name: .customLong("no-demo"), help: "Leave the embedded demo out (only the --input files).")
+    @Flag(name: .customLong("no-demo"), help: "Leave the embedded demo out (only the --input files or the --device).")
     var noDemo = false
 
     @Flag(name: .customLong("no-peers"), help: "Do not time the peer systems.")
@@ -58,7 +58,7 @@ struct BenchCommand: ParsableCommand {
         if device != nil && !inputs.isEmpty { throw ValidationError("give --device or --input, not both") }
         if frames <= 0 { throw ValidationError("--frames must be positive") }
         if warmup < 0 { throw ValidationError("--warmup must not be negative") }
-        if noDemo && inputs.isEmpty { throw ValidationError("--no-demo needs at least one --input") }
+        if noDemo && inputs.isEmpty && device == nil { throw ValidationError("--no-demo needs an --input or a --device") }
         for size in sizes {
             let (w, h) = try RecordCommand.parseSize(size)
             if w < 64 || h < 64 || w > 7680 || h > 4320 { throw ValidationError("--size must be between 64x64 and 7680x4320, got \(size)") }
@@ -96,13 +96,24 @@ struct BenchCommand: ParsableCommand {
             return try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
         }, quality: BenchWorkload.quality)
 
-        // Every input must open before minutes of measuring start.
-        for spec in inputs { try MediaFactory.openSource(spec).source.close() }
         let sizeList = try (sizes.isEmpty ? ["640x480", "1280x720"] : sizes).map { try RecordCommand.parseSize($0) }
+        // Every input must decode before minutes of measuring start: its first frame is loaded now.
+        for spec in inputs { _ = try BenchWorkload.load(spec: spec, width: sizeList[0].0, height: sizeList[0].1, count: 1) }
         let specs = (noDemo ? [] : ["demo"]) + inputs
         #if DEBUG
         printError("bench: warning: debug build; timings are not representative (swift build -c release)")
         #endif
+
+        // The camera first, for the same reason: a missing or unplugged device fails at once.
+        var deviceResult: BenchDeviceResult?
+        if let device {
+            let (w, h) = sizeList[0]
+            printError("bench: camera \(device) at \(w)x\(h): \(warmup) warm-up + \(frames) frames")
+            var configuration = PipelineConfiguration()
+            configuration.jpegQuality = BenchWorkload.quality
+            let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
+            deviceResult = try BenchDeviceResult.measure(device: device, width: w, height: h, frames: frames, warmup: warmup, pipeline: pipeline)
+        }
         var runs: [BenchRunResult] = []
         var workloads: [BenchWorkload] = []
         for spec in specs {
@@ -115,16 +126,6 @@ struct BenchCommand: ParsableCommand {
                 runs.append(result)
                 workloads.append(workload)
             }
-        }
-
-        var deviceResult: BenchDeviceResult?
-        if let device {
-            let (w, h) = sizeList[0]
-            printError("bench: camera \(device) at \(w)x\(h): \(warmup) warm-up + \(frames) frames")
-            var configuration = PipelineConfiguration()
-            configuration.jpegQuality = BenchWorkload.quality
-            let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
-            deviceResult = try BenchDeviceResult.measure(device: device, width: w, height: h, frames: frames, warmup: warmup, pipeline: pipeline)
         }
 
         var peers: BenchPeerReport?

@@ -61,16 +61,23 @@ struct BenchCommandTests {
         #expect(svg.hasSuffix("</svg>\n"))
     }
 
-    @Test("bad options and inputs fail with one line")
+    @Test("bad options, inputs and devices fail with one line, before anything is measured")
     func errors() throws {
         let dir = try CLIMedia.temporaryDirectory()
+        // A file that opens as MJPEG but holds no decodable frame, and a camera path that does not exist.
+        let garbage = dir + "/garbage.mjpeg"
+        try Data([0xFF, 0xD8, 0xFF, 0xDB] + [UInt8](repeating: 0x55, count: 4000) + [0xFF, 0xD9]).write(to: URL(fileURLWithPath: garbage))
         for arguments in [["bench", "--frames", "0"], ["bench", "--size", "12x9"], ["bench", "--json", dir + "/missing/b.json"],
-                          ["bench", "--no-demo"], ["bench", "--input", dir + "/missing.mjpeg", "--frames", "1", "--no-peers"]] {
+                          ["bench", "--no-demo"], ["bench", "--input", dir + "/missing.mjpeg", "--frames", "1", "--no-peers"],
+                          ["bench", "--input", garbage, "--frames", "2", "--no-peers"],
+                          ["bench", "--device", dir + "/no-camera", "--frames", "2", "--no-peers"]] {
             let result = try CLI.run(arguments, timeout: 120)
             #expect(result.status != 0, "\(arguments) exited 0")
             let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("bench: warning") && !$0.hasPrefix("bench: demo") }
             #expect(!lines.isEmpty, "\(arguments): no message")
             #expect(!result.stderr.contains("Fatal error"), "\(arguments): \(result.stderr)")
+            // The demo is not benchmarked first only to fail on the input or the device afterwards.
+            #expect(!result.stderr.contains("try-on p50"), "\(arguments) measured before failing: \(result.stderr)")
         }
     }
 }
