@@ -166,7 +166,7 @@ struct PathRecorder {
         cpu.append(BenchClock.milliseconds(c0, c1))
         allocations.append(Int(a1 &- a0))
         if !output.anchors.isEmpty { withFace += 1 }
-        if let width = output.anchors.map(Self.jawWidth).max() { faceWidths.append(width) }
+        if let width = output.anchors.lazy.map(Self.jawWidth).max() { faceWidths.append(width) }
     }
 
     /// Jaw to jaw (iBUG points 1 and 17), pixels; 0 for a shape without them.
@@ -189,7 +189,7 @@ struct PathRecorder {
                                allocationsPerFrame: Double(allocations.reduce(0, +)) / Double(max(allocations.count, 1)),
                                allocationsMaxPerFrame: allocations.max() ?? 0,
                                facesTrackedPercent: wall.isEmpty ? 0 : 100 * Double(withFace) / Double(wall.count),
-                               faceWidthPixels: faceWidths.isEmpty ? nil : LatencySummary(faceWidths).p50,
+                               faceWidthPixels: faceWidths.isEmpty ? nil : LatencySummary.percentile(faceWidths.sorted(), 0.5),
                                samples: wall)
     }
 }

@@ -35,12 +35,12 @@ struct BenchCommandTests {
         let p50 = try #require(endToEnd["p50"] as? Double), p99 = try #require(endToEnd["p99"] as? Double)
         let max = try #require(endToEnd["max"] as? Double)
         #expect(p50 > 0 && p50 <= p99 && p99 <= max)
-        // The try-on decodes and encodes the same frames as the floor, so it cannot be cheaper.
         // The demo's face is tracked at this size; its jaw-to-jaw width (what the render's cost follows)
         // is a plausible part of the 160-pixel frame, and the report says it.
         #expect(tryOn["facesTrackedPercent"] as? Double == 100)
         let faceWidth = try #require(tryOn["faceWidthPixels"] as? Double)
         #expect(faceWidth > 20 && faceWidth < 120, "face width \(faceWidth) px")
+        // The try-on decodes and encodes the same frames as the floor, so it cannot be cheaper.
         let ratio = try #require(run["tryOnToFloorRatioCPU"] as? Double)
         #expect(ratio > 0.5, "try-on/floor CPU ratio \(ratio)")
         // The floor reuses libjpeg's pools and the output buffer, so a steady frame allocates nothing
