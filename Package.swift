@@ -19,7 +19,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation"]),
         // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
         // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
         .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CJPEGTurbo", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CBLAS", linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("lapacke")]),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
         // Counts heap allocations for `lorgnette bench` (interposes malloc in the executable only).
         .target(name: "CMallocCounter"),
 
@@ -70,7 +70,9 @@ let package = Package(
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
-        .target(name: "PNGCodec", dependencies: ["CZlib", "Imaging", "Meshes"], swiftSettings: optimized),
+        .target(name: "PNGCodec", dependencies: ["CPNG", "Imaging", "Meshes"], swiftSettings: optimized),
+        // The one way in: every input (demo, videos, photos of every format, folders of images) opened in one place.
+        .target(name: "Inputs", dependencies: ["Imaging", "Media", "JPEGCodec", "PNGCodec"], swiftSettings: optimized),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
         .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
@@ -85,17 +87,19 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
         ),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "Imaging"]),
+        .testTarget(name: "InputsTests", dependencies: ["Inputs", "Media", "Imaging", "JPEGCodec", "PNGCodec"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),
         .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
         .testTarget(name: "LandmarksTests", dependencies: ["Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
@@ -109,7 +113,7 @@ let package = Package(
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
-        .testTarget(name: "FacialMetricsTests", dependencies: ["FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
+        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
     ],

@@ -222,7 +222,9 @@ static int lj_start(lj_decoder *d, const uint8_t *data, size_t length, int color
     jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
     jpeg_read_header(&d->cinfo, TRUE);
     if (d->cinfo.image_width == 0 || d->cinfo.image_height == 0) return LJ_EMPTY;
-    d->cinfo.out_color_space = color == LJ_GRAY ? JCS_GRAYSCALE : JCS_RGB;
+    // libjpeg converts CMYK and YCCK (Adobe) only to CMYK; lj_decode turns those rows into RGB or gray.
+    int cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    d->cinfo.out_color_space = cmyk ? JCS_CMYK : color == LJ_GRAY ? JCS_GRAYSCALE : JCS_RGB;
     d->cinfo.scale_num = 1;
     d->cinfo.scale_denom = (unsigned int)scale_denom;
     // ISLOW is exact and, with libjpeg-turbo's SIMD, within a few per cent of IFAST.
@@ -242,6 +244,31 @@ int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_
     return status;
 }
 
+// CMYK rows to RGB or gray, one scanline at a time through a row in the image pool. Photoshop and
+// most Adobe-marked files store CMYK inverted (0 = full ink), others as printed (255 = full ink);
+// either way the colour is r = (1 - c)(1 - k) in ink fractions, the naive conversion viewers use
+// without an ICC profile.
+static void lj_read_cmyk(lj_decoder *d, uint8_t *out, int color) {
+    JDIMENSION width = d->cinfo.output_width;
+    JSAMPARRAY row = (*d->cinfo.mem->alloc_sarray)((j_common_ptr)&d->cinfo, JPOOL_IMAGE, width * 4, 1);
+    int inverted = d->cinfo.saw_Adobe_marker;
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        uint8_t *dst = out + (size_t)width * (size_t)color * d->cinfo.output_scanline;
+        jpeg_read_scanlines(&d->cinfo, row, 1);
+        const uint8_t *src = row[0];
+        for (JDIMENSION x = 0; x < width; x++, src += 4) {
+            int c = inverted ? src[0] : 255 - src[0], m = inverted ? src[1] : 255 - src[1];
+            int y = inverted ? src[2] : 255 - src[2], k = inverted ? src[3] : 255 - src[3];
+            int r = (c * k + 127) / 255, g = (m * k + 127) / 255, b = (y * k + 127) / 255;
+            if (color == LJ_GRAY) {
+                *dst++ = (uint8_t)((77 * r + 150 * g + 29 * b + 128) >> 8);
+            } else {
+                *dst++ = (uint8_t)r; *dst++ = (uint8_t)g; *dst++ = (uint8_t)b;
+            }
+        }
+    }
+}
+
 int lj_decode(lj_decoder *d, const uint8_t *data, size_t length, int color, int scale_denom,
               uint8_t *out, size_t capacity, int *width, int *height) {
     lj_decoder_reset(d);
@@ -253,6 +280,11 @@ int lj_decode(lj_decoder *d, const uint8_t *data, size_t length, int color, int 
     size_t row = (size_t)d->cinfo.output_width * (size_t)color;
     if (row * d->cinfo.output_height > capacity) { jpeg_abort_decompress(&d->cinfo); return LJ_TOO_SMALL; }
     jpeg_start_decompress(&d->cinfo);
+    if (d->cinfo.out_color_space == JCS_CMYK) {
+        lj_read_cmyk(d, out, color);
+        jpeg_finish_decompress(&d->cinfo);
+        return d->err.eof_warning ? LJ_TRUNCATED : LJ_OK;
+    }
     while (d->cinfo.output_scanline < d->cinfo.output_height) {
         JSAMPROW rows[4];
         int n = 0;

@@ -1,4 +1,5 @@
 import Foundation
+import Inputs
 import Imaging
 import JPEGCodec
 import Media
@@ -37,7 +38,7 @@ struct BenchWorkload {
 
     /// Reads up to `count` frames of `spec` (`demo`, or a file `MediaFactory` opens) at `width x height`.
     static func load(spec: String, width: Int, height: Int, count: Int) throws -> BenchWorkload {
-        let isDemo = DemoInput.matches(spec)
+        let isDemo = InputOpener.kind(of: spec) == .demo
         let (source, _) = try MediaFactory.openSource(isDemo ? "demo:\(width)x\(height)" : spec)
         defer { source.close() }
         let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder()

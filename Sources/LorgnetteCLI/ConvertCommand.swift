@@ -59,7 +59,7 @@ struct ConvertCommand: ParsableCommand {
         if inputPath == outputPath { throw CLIError("output \(output) is the input") }
 
         let started = Date()
-        let (source, _) = try MediaFactory.openSource(input, options: SourceOptions(framesPerSecond: fps))
+        let (source, _) = try MediaFactory.openSource(input, framesPerSecond: fps)
         defer { source.close() }
         let rate = fps ?? source.info.framesPerSecond ?? 30
         guard var frame = try source.nextFrame() else {

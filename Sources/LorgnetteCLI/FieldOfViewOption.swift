@@ -1,5 +1,6 @@
 import FaceTracking
 import Foundation
+import Inputs
 import Geometry
 import JPEGCodec
 import Media
@@ -16,7 +17,7 @@ enum FieldOfViewOption: Equatable {
     /// embedded demo, a photo moved by a synthetic camera, which keeps the webcam default).
     static func isRecording(_ input: String?) -> Bool {
         guard let input else { return false }
-        return !DemoInput.matches(input)
+        return InputOpener.kind(of: input) != .demo
     }
 
     /// What `--fov` accepts, for help texts.

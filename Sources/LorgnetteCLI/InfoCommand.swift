@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Inputs
 import Imaging
 import JPEGCodec
 import Media
@@ -18,7 +19,7 @@ struct InfoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Video file, JPEG image or folder of JPEG images.")
+    @Argument(help: "Video file, photo (JPEG, PNG, PGM/PPM) or folder of images.")
     var file: String
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -78,7 +79,12 @@ struct InfoCommand: ParsableCommand {
             frames += 1
             if firstTime == nil { firstTime = frame.timestampSeconds }
             lastTime = frame.timestampSeconds
-            guard case .jpeg(let bytes) = frame.payload else { continue }
+            let bytes: [UInt8]
+            switch frame.payload {
+            case .jpeg(let compressed): bytes = compressed
+            case .rgb(let image): sizes["\(image.width)x\(image.height)", default: 0] += 1; continue
+            case .gray(let image): sizes["\(image.width)x\(image.height)", default: 0] += 1; continue
+            }
             if let header = JPEGFrameHeader(bytes) { sizes["\(header.width)x\(header.height)", default: 0] += 1 }
             if !JPEGHuffmanTables.hasHuffmanTables(bytes) { noDHT += 1 }
             if noDecode { continue }
@@ -97,10 +103,10 @@ struct InfoCommand: ParsableCommand {
         let info = source.info
         let main = sizes.max { $0.value < $1.value }?.key
         let mainSize = main.map { $0.split(separator: "x").compactMap { Int($0) } }
-        var container = kind.name
+        var container = kind.rawValue
         if let avi = source as? AVIFileSource {
             container = "AVI" + (avi.isOpenDML ? " (OpenDML)" : "") + ", frames from \(avi.indexSource)"
-        } else if let folder = source as? ImageFolderSource, kind.name.hasPrefix("folder") {
+        } else if let folder = source as? ImageFolderSource, kind == .imageFolder {
             container += " (\(folder.files.count) files)"
         }
         let fps = info.framesPerSecond

@@ -5,16 +5,19 @@ import FacialMetrics
 import FaceTracking
 import Foundation
 import Imaging
-import JPEGCodec
+import Inputs
 import Landmarks
 
 /// `lorgnette landmarks IMAGE...`: every face in each image with its 68 landmarks.
 struct LandmarksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "landmarks",
-        abstract: "Find faces and their 68 landmarks (iBUG 300-W order) in JPEG images.",
+        abstract: "Find faces and their 68 landmarks (iBUG 300-W order) in photographs (JPEG, PNG, PGM/PPM).",
         discussion: """
-            Coordinates are 0-based pixels: the centre of the top-left pixel is (0, 0). With --json \
+            Coordinates are 0-based pixels of the upright image a photo viewer shows (a JPEG's EXIF \
+            orientation applied; width and height are that image's): the centre of the top-left pixel \
+            is (0, 0). The format is read from the file's content (JPEG, PNG, PGM/PPM), not its name; \
+            PNG transparency is flattened over white. With --json \
             each image gives one line:
             {"image": "<path as given>", "width": W, "height": H, "faces": [{"box": [x, y, w, h], \
             "score": s, "landmarks": [[x, y], ...68], "pupils": [[x, y], [x, y]]}]}
@@ -27,7 +30,7 @@ struct LandmarksCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "JPEG images.")
+    @Argument(help: "Photographs: JPEG, PNG, PGM/PPM (by content).")
     var images: [String]
 
     @Flag(help: "One JSON object per line per image.")
@@ -55,16 +58,15 @@ struct LandmarksCommand: ParsableCommand {
             printError("landmarks: \(error)")
             throw ExitCode.failure
         }
-        let decoder = TurboJPEGDecoder()
+        let decoder = PhotoDecoder()
         let refiner = PupilRefiner()
         var failed = 0
         for path in images {
             let image: GrayImage
             do {
-                guard let data = FileManager.default.contents(atPath: path) else { throw ImageReadError(description: "cannot read file") }
-                image = try decoder.decodeGray([UInt8](data), scale: .full)
+                image = try decoder.gray(InputOpener.readPhoto(path))
             } catch {
-                printError("\(path): \(error)")
+                printError("\(error)")
                 failed += 1
                 continue
             }

@@ -7,6 +7,7 @@ import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
+import Inputs
 import JPEGCodec
 import Landmarks
 import Media
@@ -44,7 +45,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Camera device (/dev/videoN): live measurement with guidance on standard error.")
     var device: String?
 
-    @Option(parsing: .upToNextOption, help: "Videos (\(MediaFactory.inputHelp)) or photos (.jpg, .png).")
+    @Option(parsing: .upToNextOption, help: "Videos or photos: \(MediaFactory.inputHelp).")
     var input: [String] = []
 
     @Option(help: "Metric scale: iris, card or camera.")
@@ -147,23 +148,17 @@ struct MeasureCommand: ParsableCommand {
             try measureDevice(device, context)
         } else {
             for path in input {
-                if MediaFactory.hasExtension(path, ["png"]) {
-                    guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot open \(path): No such file or directory") }
-                    let rgba = try ZlibPNGDecoder().decodePNG([UInt8](data))
-                    try measureStill(GrayImage(luma: rgba), context, name: path)
-                    continue
-                }
                 let (source, kind) = try MediaFactory.openSource(path)
                 defer { source.close() }
                 // Recordings: the field of view from the face in the first frames (as track and live
                 // do), unless --camera or a --fov in degrees says otherwise. The pose gate depends on it.
-                if kind.name != "JPEG image", camera == nil, fov == nil || fov == "auto", FieldOfViewOption.isRecording(path) {
+                if !kind.isPhoto, camera == nil, fov == nil || fov == "auto", FieldOfViewOption.isRecording(path) {
                     let (scanSource, _) = try MediaFactory.openSource(path)
                     defer { scanSource.close() }
                     let scan = FieldOfViewScan(detector: context.detector, landmarkModel: context.cascade, face: face)
                     context.estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: scanSource)?.horizontalFOVDegrees
                 }
-                if kind.name == "JPEG image" {
+                if kind.isPhoto {
                     guard let frame = try source.nextFrame() else { throw CLIError("\(path): no readable image") }
                     try measureStill(try gray(frame), context, name: path)
                 } else {
@@ -183,13 +178,7 @@ struct MeasureCommand: ParsableCommand {
         return .defaultWebcam(width: width, height: height)
     }
 
-    private func gray(_ frame: Frame) throws -> GrayImage {
-        switch frame.payload {
-        case .jpeg(let bytes): return try TurboJPEGDecoder().decodeGray(bytes, scale: .full)
-        case .rgb(let image): return GrayImage(luma: image)
-        case .gray(let image): return image
-        }
-    }
+    private func gray(_ frame: Frame) throws -> GrayImage { try PhotoDecoder().gray(frame.payload) }
 
     private func tracker(_ c: Context, _ cam: CameraIntrinsics) -> FaceTracker {
         var config = FaceTrackerConfiguration()

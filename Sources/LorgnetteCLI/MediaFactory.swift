@@ -1,4 +1,5 @@
 import Foundation
+import Inputs
 import Media
 
 /// Why the CLI refuses a path or an option: printed as one line, exit status 1.
@@ -7,50 +8,18 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Options an input may honour when it is opened.
-struct SourceOptions {
-    /// Overrides the input's own timing (constant rate).
-    var framesPerSecond: Double?
-}
-
-/// One kind of input the CLI understands: how to recognise its spec and how to open it.
-struct SourceKind: Sendable {
-    /// Short human name, e.g. "raw MJPEG stream".
-    let name: String
-    let matches: @Sendable (_ spec: String) -> Bool
-    let open: @Sendable (_ spec: String, _ options: SourceOptions) throws -> FrameSource
-}
-
-/// Opens frame sources and sinks from command-line paths, choosing the container by extension
-/// (or by being a folder). New kinds of input (a camera, the embedded demo clip) are added to
-/// `sourceKinds`, and every command that takes an input accepts them.
+/// The CLI's side of inputs and outputs: inputs are opened by `Inputs.InputOpener` (the one way in,
+/// shared with the benchmarks and tests), given the demo's portrait from `Models/`; sinks are chosen
+/// by the output path's extension (or by being a folder).
 enum MediaFactory {
-    /// Input kinds, tried in order; the first whose `matches` accepts the spec opens it.
-    static let sourceKinds: [SourceKind] = [
-        SourceKind(name: "embedded demo source", matches: DemoInput.matches, open: DemoInput.open),
-        SourceKind(name: "raw MJPEG stream", matches: { hasExtension($0, ["mjpeg", "mjpg"]) },
-                   open: { try MJPEGStreamSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
-        SourceKind(name: "AVI", matches: { hasExtension($0, ["avi"]) },
-                   open: { try AVIFileSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
-        SourceKind(name: "JPEG image", matches: { hasExtension($0, ["jpg", "jpeg"]) },
-                   open: { try ImageFolderSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
-        SourceKind(name: "folder of JPEG images", matches: { isDirectory($0) },
-                   open: { try ImageFolderSource(path: $0, framesPerSecond: $1.framesPerSecond) }),
-    ]
-
-    static let inputHelp = "demo (the embedded demo source), .mjpeg/.mjpg raw stream, .avi (MJPEG), .jpg/.jpeg image, or a folder of JPEG images"
+    static let inputHelp = InputOpener.inputHelp
     static let outputHelp = ".mjpeg/.mjpg raw stream, .avi (MJPEG, OpenDML past 1 GB), or a folder (frame_000000.jpg, ...)"
 
-    /// Opens `spec` with the first matching kind. Throws a one-line error for a missing file,
-    /// an unknown extension or a damaged container.
-    static func openSource(_ spec: String, options: SourceOptions = SourceOptions()) throws -> (source: FrameSource, kind: SourceKind) {
-        guard let kind = sourceKinds.first(where: { $0.matches(spec) }) else {
-            if !FileManager.default.fileExists(atPath: spec) {
-                throw CLIError("cannot open \(spec): No such file or directory")
-            }
-            throw CLIError("\(spec): unknown input format (expected \(inputHelp))")
-        }
-        return (try kind.open(spec, options), kind)
+    /// Opens `spec` (see `InputOpener`). Throws a one-line error for a missing file, an unknown
+    /// format or a damaged container.
+    static func openSource(_ spec: String, framesPerSecond: Double? = nil) throws -> (source: FrameSource, kind: InputKind) {
+        let demo = try? ModelsDirectory.file("demo/astronaut.jpg").path
+        return try InputOpener(framesPerSecond: framesPerSecond, demoPhotoPath: demo).open(spec)
     }
 
     /// Creates the sink for `path`: by extension, or a folder when `path` has none or is a folder.
@@ -68,12 +37,6 @@ enum MediaFactory {
         throw CLIError("\(path): unknown output format (expected \(outputHelp))")
     }
 
-    static func hasExtension(_ path: String, _ extensions: Set<String>) -> Bool {
-        extensions.contains((path as NSString).pathExtension.lowercased())
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var flag: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
-    }
+    static func hasExtension(_ path: String, _ extensions: Set<String>) -> Bool { InputOpener.hasExtension(path, extensions) }
+    static func isDirectory(_ path: String) -> Bool { InputOpener.isDirectory(path) }
 }

@@ -13,7 +13,7 @@ import Pipeline
 enum PipelineFactory {
     /// The mesh loader with libjpeg-turbo and zlib behind its texture decoders.
     static func meshLoader() -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
     }
 
     /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.

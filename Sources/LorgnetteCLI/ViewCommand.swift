@@ -105,7 +105,7 @@ struct ViewCommand: ParsableCommand {
 
     /// The model's mesh and, for catalogue entries, the frame width they declare.
     func loadModel() throws -> (Mesh, Float?) {
-        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
+        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
         let ext = (model as NSString).pathExtension.lowercased()
         if MeshLoader.supportedExtensions.contains(ext) {
             do { return (try loader.load(path: model), nil) } catch let e as MeshError { throw CLIError(e.description) }

@@ -1,10 +1,12 @@
 import Foundation
 
-/// Frames from JPEG files: either every `.jpg`/`.jpeg` file in a folder, in byte-wise name
-/// order (so `frame_000010.jpg` follows `frame_000009.jpg`), or one single image file.
+/// Frames from image files: either every image file in a folder (`.jpg`, `.png`, `.pgm`, ... by
+/// name; `StillImageFormat.hasImageExtension`), in byte-wise name order (so `frame_000010.jpg`
+/// follows `frame_000009.jpg`), or one single image file.
 ///
-/// Each file is one frame, read when asked for; frame `i` is at `i / framesPerSecond` seconds
-/// (default 30). Files that cannot be read or are not JPEGs are skipped and reported in `issues`.
+/// Each file is one frame, read when asked for and decoded by `decoder` by its content (format and
+/// EXIF orientation); frame `i` is at `i / framesPerSecond` seconds (default 30). Files that cannot
+/// be read or decoded are skipped and reported in `issues`.
 public final class ImageFolderSource: FrameSource {
     public static let defaultFramesPerSecond = 30.0
 
@@ -15,11 +17,13 @@ public final class ImageFolderSource: FrameSource {
     private var nextIndex = 0
     private var delivered = 0
     private var log = IssueLog()
+    private let decoder: StillImageDecoding
 
     public var issues: [String] { log.lines }
 
-    /// `path` is a folder of JPEGs or a single JPEG file.
-    public init(path: String, framesPerSecond: Double? = nil) throws {
+    /// `path` is a folder of images or a single image file.
+    public init(path: String, decoder: StillImageDecoding, framesPerSecond: Double? = nil) throws {
+        self.decoder = decoder
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw MediaError.cannotOpen(path: path, reason: "No such file or directory")
@@ -31,7 +35,7 @@ public final class ImageFolderSource: FrameSource {
             } catch {
                 throw MediaError.cannotOpen(path: path, reason: "cannot list directory")
             }
-            files = names.filter { Self.isJPEGName($0) }
+            files = names.filter { StillImageFormat.hasImageExtension($0) }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 .map { (path as NSString).appendingPathComponent($0) }
         } else {
@@ -39,17 +43,12 @@ public final class ImageFolderSource: FrameSource {
         }
         self.framesPerSecond = framesPerSecond ?? Self.defaultFramesPerSecond
         info = SourceInfo(framesPerSecond: self.framesPerSecond, frameCount: files.count, codec: "MJPG")
-        if let first = files.first, let bytes = try? RandomAccessFile(path: first).read(at: 0, count: 1 << 16),
-           let header = JPEGFrameHeader(bytes) {
-            info.width = header.width
-            info.height = header.height
+        if let first = files.first, let file = try? RandomAccessFile(path: first),
+           let bytes = try? file.read(at: 0, count: file.size), let size = try? decoder.uprightSize(of: bytes) {
+            info.width = size.width
+            info.height = size.height
+            if let format = StillImageFormat(magic: bytes), format != .jpeg { info.codec = format.rawValue }
         }
-    }
-
-    /// True for names ending in `.jpg` or `.jpeg`, any case.
-    public static func isJPEGName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
     }
 
     public func nextFrame() throws -> Frame? {
@@ -64,13 +63,14 @@ public final class ImageFolderSource: FrameSource {
                 log.add("\(error); skipped")
                 continue
             }
-            guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
-                log.add("\(path) is not a JPEG (no SOI marker); skipped")
+            let payload: Frame.Payload
+            do { payload = try decoder.payload(of: bytes) } catch {
+                log.add("\(path): \(error); skipped")
                 continue
             }
             let index = delivered
             delivered += 1
-            return Frame(payload: .jpeg(bytes), timestampSeconds: Double(index) / framesPerSecond, sequence: index)
+            return Frame(payload: payload, timestampSeconds: Double(index) / framesPerSecond, sequence: index)
         }
         return nil
     }

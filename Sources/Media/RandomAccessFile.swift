@@ -6,13 +6,13 @@ import Darwin
 
 /// A read-only file read at explicit offsets (`pread`), so a container reader can jump between
 /// its index and its frames without loading the file.
-final class RandomAccessFile {
-    let path: String
+public final class RandomAccessFile {
+    public let path: String
     private var fd: Int32
     /// Size in bytes when opened.
-    let size: Int
+    public let size: Int
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MediaError.cannotOpen(path: path, reason: systemErrorText()) }
@@ -31,12 +31,12 @@ final class RandomAccessFile {
 
     deinit { close() }
 
-    func close() {
+    public func close() {
         if fd >= 0 { Glibc_close(fd); fd = -1 }
     }
 
     /// Up to `count` bytes at `offset`; fewer only at the end of the file.
-    func read(at offset: Int, count: Int) throws -> [UInt8] {
+    public func read(at offset: Int, count: Int) throws -> [UInt8] {
         guard count > 0, offset < size else { return [] }
         let n = min(count, size - offset)
         var out = [UInt8](repeating: 0, count: n)

@@ -4,6 +4,7 @@ import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
+import PNGCodec
 import PoseEstimation
 import Rendering
 import Testing

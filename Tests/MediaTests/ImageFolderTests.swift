@@ -1,4 +1,5 @@
 import Foundation
+import Inputs
 import Media
 import Testing
 
@@ -14,7 +15,7 @@ struct ImageFolderTests {
         #expect(sink.framesWritten == 12)
         #expect(FileManager.default.fileExists(atPath: dir + "/frame_000011.jpg"))
         try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/README.txt"))
-        let source = try ImageFolderSource(path: dir, framesPerSecond: 10)
+        let source = try ImageFolderSource(path: dir, decoder: PhotoDecoder(), framesPerSecond: 10)
         #expect(source.info.frameCount == 12)
         #expect(source.info.width == 64 && source.info.height == 48)
         var got: [Frame] = []
@@ -30,7 +31,7 @@ struct ImageFolderTests {
         try TestMedia.write(try TestMedia.frame(0), to: dir + "/a.jpg")
         try TestMedia.write(Array("nope".utf8), to: dir + "/b.JPG")
         try TestMedia.write(try TestMedia.frame(1), to: dir + "/c.jpeg")
-        let source = try ImageFolderSource(path: dir)
+        let source = try ImageFolderSource(path: dir, decoder: PhotoDecoder())
         #expect(try TestMedia.drain(source).count == 2)
         #expect(source.issues.count == 1 && source.issues[0].contains("b.JPG"))
     }
@@ -40,7 +41,7 @@ struct ImageFolderTests {
         let path = try TestMedia.temporaryDirectory() + "/one.jpeg"
         let frame = try TestMedia.frame(3)
         try TestMedia.write(frame, to: path)
-        let source = try ImageFolderSource(path: path)
+        let source = try ImageFolderSource(path: path, decoder: PhotoDecoder())
         #expect(source.info.frameCount == 1)
         #expect(try TestMedia.drain(source) == [frame])
     }

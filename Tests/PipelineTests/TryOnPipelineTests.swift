@@ -22,7 +22,7 @@ private enum Bundle {
     static func library() throws -> GlassesLibrary {
         let face = try MeanFace(contentsOf: path("mean-face.json"))
         let catalogue = try FrameCatalogue.load(path: path("frames/catalogue.json"))
-        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder()))
+        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
         return GlassesLibrary(catalogue: catalogue, loader: loader, face: face)
     }
 

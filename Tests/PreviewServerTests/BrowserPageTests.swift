@@ -13,7 +13,7 @@ struct BrowserPageTests {
         try await PreviewHarness.with { harness in
             let port = harness.port
             let shot = try await blocking { try Chromium.screenshot("http://127.0.0.1:\(port)/", width: 1280, height: 900) }
-            let image = try ZlibPNGDecoder().decodePNG(shot)
+            let image = try LibPNGDecoder().decodePNG(shot)
             #expect(image.width == 1280 && image.height == 900)
             // The live view is the top-left area: the test frames' white square must be visible there.
             let live = Chromium.brightPixels(image, x: 16..<700, y: 60..<460)

@@ -57,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     let face = try! MeanFace(contentsOf: modelPath("mean-face.json"))
     let catalogue = try! FrameCatalogue.load(path: modelPath("frames/catalogue.json"))
-    let library = GlassesLibrary(catalogue: catalogue, loader: MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: ZlibPNGDecoder())), face: face)
+    let library = GlassesLibrary(catalogue: catalogue, loader: MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder())), face: face)
     let cascade = try! LandmarkCascade(contentsOf: modelPath("landmarks.lmrk"))
     let detector = HOGFaceDetector(model: try! HOGFaceDetectorModel(contentsOfFile: modelPath("face-detector.fdet")))
     let firstGlasses = try! library.load(nil)

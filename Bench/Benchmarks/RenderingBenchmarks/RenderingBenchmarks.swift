@@ -71,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
 
     var scenes: [(String, RenderableMesh)] = []
     if FileManager.default.fileExists(atPath: RenderingScene.khronosPath) {
-        let mesh = try! MeshLoader(decoders: TextureDecoders(png: ZlibPNGDecoder())).load(path: RenderingScene.khronosPath)
+        let mesh = try! MeshLoader(decoders: TextureDecoders(png: LibPNGDecoder())).load(path: RenderingScene.khronosPath)
         scenes.append(("Khronos sunglasses (13,396 triangles)", RenderableMesh(GlassesNormalizer.normalize(mesh).mesh)))
     } else {
         print("RenderingBenchmarks: \(RenderingScene.khronosPath) not found; skipping the Khronos sunglasses")

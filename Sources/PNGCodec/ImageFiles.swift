@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import Imaging
 
 /// Reading and writing debug images on disk. The format follows the file extension:
 /// `.png` (written only), `.pgm` / `.ppm` / `.pnm` (read and written). Every failure (unknown
@@ -10,19 +7,19 @@ import Foundation
 public enum ImageFiles {
     public static func write(_ image: GrayImage, to path: String) throws {
         try checkNotEmpty(image.width, image.height, path)
-        try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
+        try write(bytes(for: path, png: { try LibPNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
     }
 
     public static func write(_ image: RGBImage, to path: String) throws {
         try checkNotEmpty(image.width, image.height, path)
-        try write(bytes(for: path, png: { PNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
+        try write(bytes(for: path, png: { try LibPNGEncoder.encode(image) }, pnm: { NetPBM.encode(image) }), to: path)
     }
 
     /// RGBA goes only to PNG (Netpbm has no alpha in P5/P6).
     public static func write(_ image: RGBAImage, to path: String) throws {
         guard path.lowercased().hasSuffix(".png") else { throw ImageFileError("\(path): RGBA images can only be written as .png") }
         try checkNotEmpty(image.width, image.height, path)
-        try write(PNGEncoder.encode(image), to: path)
+        try write(bytes(for: path, png: { try LibPNGEncoder.encode(image) }, pnm: { [] }), to: path)
     }
 
     /// Reads a PGM/PPM file.
@@ -38,9 +35,11 @@ public enum ImageFiles {
         if w == 0 || h == 0 { throw ImageFileError("\(path): cannot write an empty \(w)x\(h) image") }
     }
 
-    private static func bytes(for path: String, png: () -> [UInt8], pnm: () -> [UInt8]) throws -> [UInt8] {
+    private static func bytes(for path: String, png: () throws -> [UInt8], pnm: () -> [UInt8]) throws -> [UInt8] {
         let p = path.lowercased()
-        if p.hasSuffix(".png") { return png() }
+        if p.hasSuffix(".png") {
+            do { return try png() } catch { throw ImageFileError("\(path): \(error)") }
+        }
         if p.hasSuffix(".pgm") || p.hasSuffix(".ppm") || p.hasSuffix(".pnm") { return pnm() }
         throw ImageFileError("\(path): unknown image extension (use .png, .pgm, .ppm or .pnm)")
     }
@@ -55,5 +54,5 @@ public enum ImageFiles {
 /// A file-level image I/O failure, with the path in its one-line message.
 public struct ImageFileError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    init(_ message: String) { description = message }
+    public init(_ message: String) { description = message }
 }
