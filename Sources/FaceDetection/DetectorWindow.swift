@@ -26,11 +26,12 @@ public struct DetectorWindow: Sendable, Equatable {
 
     /// The canonical face box, in input-image coordinates, of the window whose top-left cell is
     /// (cellX, cellY) on a level with the given per-axis scale (level size / input size).
-    public func faceBox(cellX: Int, cellY: Int, scaleX: Float, scaleY: Float, score: Float = 0) -> FaceBox {
+    /// `borderPixels`: the level's padding (`HOGPyramid.Level.borderPixels`).
+    public func faceBox(cellX: Int, cellY: Int, scaleX: Float, scaleY: Float, score: Float = 0, borderPixels: Int = 0) -> FaceBox {
         let cell = Float(HOGFeatureMap.cellSize)
         // Level pixel-edge coordinate e (= pixel-centre coordinate e - 0.5) maps to the input
         // coordinate e / scale - 0.5.
-        let ex = Float(cellX + faceOffset) * cell, ey = Float(cellY + faceOffset) * cell
+        let ex = Float(cellX + faceOffset) * cell - Float(borderPixels), ey = Float(cellY + faceOffset) * cell - Float(borderPixels)
         let side = Float(faceSidePixels)
         return FaceBox(x: ex / scaleX - 0.5, y: ey / scaleY - 0.5, width: side / scaleX, height: side / scaleY, score: score)
     }

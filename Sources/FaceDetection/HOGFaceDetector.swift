@@ -14,6 +14,10 @@ public final class HOGFaceDetector: FaceDetector {
     public var threshold: Float
     /// Skip pyramid levels whose face size is smaller than this (input pixels); 0 scans all.
     public var minimumFaceSide: Float = 0
+    /// Black border around every pyramid level, in cells (`HOGPyramid.forEachLevel`): 0 finds only
+    /// faces whose window lies inside the image; 4 (half a face) finds faces that fill the frame
+    /// or are cut by its edge, for about 2 x 64 px more per level row and column.
+    public var borderCells = 0
 
     private let pyramid: HOGPyramid
     private var scores: [Float] = []
@@ -42,7 +46,8 @@ public final class HOGFaceDetector: FaceDetector {
         found.removeAll(keepingCapacity: true)
         scan(image) { level, x, y, score in
             if score >= threshold {
-                found.append(model.window.faceBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY, score: score))
+                found.append(model.window.faceBox(cellX: x, cellY: y, scaleX: level.scaleX, scaleY: level.scaleY, score: score,
+                                                  borderPixels: level.borderPixels))
             }
         }
         return found
@@ -57,7 +62,8 @@ public final class HOGFaceDetector: FaceDetector {
             let octaves = log2f(minimumFaceSide / Float(window.faceSidePixels))
             start = max(0, Int((octaves * Float(window.levelsPerOctave)).rounded(.down)))
         }
-        pyramid.forEachLevel(of: image, minCellsX: window.cells, minCellsY: window.cells, startLevel: start) { level in
+        pyramid.forEachLevel(of: image, minCellsX: window.cells, minCellsY: window.cells, startLevel: start,
+                             borderCells: borderCells) { level in
             var size = (width: 0, height: 0)
             for (i, filter) in model.filters.enumerated() {
                 size = filter.scoreMap(level.features, into: &scores)

@@ -18,6 +18,9 @@ public final class HOGPyramid {
         public let scaleX: Float
         public let scaleY: Float
         public let features: HOGFeatureMap
+        /// Black border added around the level image on each side, in level pixels (0 without padding):
+        /// level pixel p of the features is input point (p - borderPixels + 0.5) / scale - 0.5.
+        public let borderPixels: Int
     }
 
     public let levelsPerOctave: Int
@@ -29,6 +32,7 @@ public final class HOGPyramid {
     private var levelImages: [GrayImage] = []
     private var maps: [HOGFeatureMap] = []
     private var resampler = PyramidResampler()
+    private var padded = GrayImage(width: 0, height: 0)
 
     public init(levelsPerOctave: Int) {
         precondition(levelsPerOctave >= 1, "levelsPerOctave must be >= 1")
@@ -38,28 +42,59 @@ public final class HOGPyramid {
     /// Calls `body` with each level whose feature map has at least `minCellsX x minCellsY` cells,
     /// from full resolution down. `body` may stop the scan by returning false. The level's
     /// features are only valid during the call.
+    ///
+    /// `borderCells` > 0 pads every level with that many cells of black on each side before its
+    /// features are computed, so a window can reach past the image's edge by that much at every
+    /// scale: a face that fills the frame, touches its edge or is cut by it still has its window.
+    /// (The training crops were padded with black the same way where they left the photo.) Levels
+    /// are then scanned while the padded map holds `minCells`.
     public func forEachLevel(of image: GrayImage, minCellsX: Int, minCellsY: Int,
-                             startLevel: Int = 0, _ body: (Level) -> Bool) {
+                             startLevel: Int = 0, borderCells: Int = 0, _ body: (Level) -> Bool) {
         let cell = HOGFeatureMap.cellSize
+        let border = borderCells * cell
         let w0 = image.width, h0 = image.height
         var k = startLevel
         validOctaves = 0
         while true {
             let s = exp2(-Double(k) / Double(levelsPerOctave))
             let w = Int((Double(w0) * s).rounded()), h = Int((Double(h0) * s).rounded())
-            if w / cell < minCellsX || h / cell < minCellsY { return }
+            if (w + 2 * border) / cell < minCellsX || (h + 2 * border) / cell < minCellsY || w < 1 || h < 1 { return }
             let octave = k / levelsPerOctave
             let source = octaveImage(image, octave)
             while maps.count <= k { maps.append(HOGFeatureMap()); levelImages.append(GrayImage(width: 0, height: 0)) }
+            let scaled: GrayImage
             if source.width == w && source.height == h {
-                extractor.compute(source, into: &maps[k])
+                scaled = source
             } else {
                 resampler.resize(source, width: w, height: h, into: &levelImages[k])
-                extractor.compute(levelImages[k], into: &maps[k])
+                scaled = levelImages[k]
             }
-            let level = Level(index: k, scaleX: Float(w) / Float(w0), scaleY: Float(h) / Float(h0), features: maps[k])
+            if border > 0 {
+                Self.pad(scaled, border: border, into: &padded)
+                extractor.compute(padded, into: &maps[k])
+            } else {
+                extractor.compute(scaled, into: &maps[k])
+            }
+            let level = Level(index: k, scaleX: Float(w) / Float(w0), scaleY: Float(h) / Float(h0), features: maps[k],
+                              borderPixels: border)
             if !body(level) { return }
             k += 1
+        }
+    }
+
+    /// `image` centred in a black frame `border` pixels wide.
+    static func pad(_ image: GrayImage, border: Int, into out: inout GrayImage) {
+        let w = image.width + 2 * border, h = image.height + 2 * border
+        out.reshape(width: w, height: h)
+        out.pixels.withUnsafeMutableBufferPointer { d in
+            d.update(repeating: 0)
+            image.pixels.withUnsafeBufferPointer { s in
+                for y in 0 ..< image.height {
+                    let to = (y + border) * w + border
+                    UnsafeMutableBufferPointer(rebasing: d[to ..< to + image.width])
+                        .update(fromContentsOf: UnsafeBufferPointer(rebasing: s[y * image.width ..< (y + 1) * image.width]))
+                }
+            }
         }
     }
 

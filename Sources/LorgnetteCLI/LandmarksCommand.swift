@@ -25,7 +25,11 @@ struct LandmarksCommand: ParsableCommand {
             (iris centre; the eye-contour centre when an eye is closed). Each face is fitted in \
             detection mode: refitted from the box its first fit implies, and from moved and scaled \
             boxes when the tracking-confidence model (when it matches the landmark model) doubts the \
-            fit. An unreadable image prints an error on standard \
+            fit. Faces of any size are found, including faces that fill the frame or are cut by its \
+            edge (the detector's pyramid is padded with black); on photos over 6 megapixels the \
+            smallest face found grows with the photo (about 90 px wide at 12 megapixels). A detection \
+            whose fit the tracking-confidence model judges not to be a face is dropped, and faces are \
+            listed best-judged first. An unreadable image prints an error on standard \
             error, the other images still run, and the exit status is non-zero.
             """
     )
@@ -44,7 +48,7 @@ struct LandmarksCommand: ParsableCommand {
 
     func run() throws {
         var cascade: LandmarkCascade
-        let faceDetector: HOGFaceDetector
+        let faceDetector: PhotoFaceDetector
         do {
             cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
             cascade.detectionRefinement = DetectionRefinement()
@@ -53,7 +57,7 @@ struct LandmarksCommand: ParsableCommand {
                scorer.matches(cascade) {
                 cascade.detectionRefinement.scorer = scorer
             }
-            faceDetector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
+            faceDetector = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         } catch {
             printError("landmarks: \(error)")
             throw ExitCode.failure
@@ -70,7 +74,7 @@ struct LandmarksCommand: ParsableCommand {
                 failed += 1
                 continue
             }
-            let faces = faceDetector.detect(in: image).map { box in (box, cascade.landmarks(in: image, box: box)) }
+            let faces = cascade.faces(in: image, detector: faceDetector).map { ($0.box, $0.landmarks) }
             let pupils = faces.map { refiner.pupils(image, landmarks: $0.1) }
             print(json ? Self.jsonLine(path: path, image: image, faces: faces, pupils: pupils)
                        : Self.textReport(path: path, image: image, faces: faces, pupils: pupils))

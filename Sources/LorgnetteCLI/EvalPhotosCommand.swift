@@ -1,0 +1,265 @@
+import ArgumentParser
+import FaceData
+import FaceDetection
+import FaceTracking
+import Foundation
+import Imaging
+import JPEGCodec
+import LandmarkTraining
+import Landmarks
+
+/// `lorgnette eval photos`: the face as `landmarks` finds it in photographs of every size, measured
+/// on annotated faces placed the way real photos show them (the validation crops alone never show
+/// a large face, a face at the frame's edge or a multi-megapixel photo).
+struct EvalPhotosCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photos",
+        abstract: "Detection and landmark accuracy on faces rescaled into large photos and cut by the frame's edge.",
+        discussion: """
+            Protocols (--protocol): natural (the crops as they are); canvas (each face rescaled by \
+            x0.5, x1, x2, x4 and x8 and placed at a random spot of a --canvas photo, default 4000x3000, \
+            filled with other crops turned upside down, so the canvas holds face-like content but no \
+            upright face); tight (each face rescaled so its landmark box is 600-1,800 px and cropped to \
+            that box grown by 0-15 %, shifted so that 0-25 % of the face lies outside the frame: a \
+            selfie at arm's length). Faces are found as `lorgnette landmarks` finds them \
+            (PhotoFaceDetector, detection-mode fits judged by the tracking-confidence model). Reported: \
+            recall (a face whose box or fit has IoU ≥ 0.4 with the annotation's canonical box), false \
+            positives per megapixel (faces off the annotated one), gross failures (the best-ranked \
+            face near the annotated one has NME > 0.25), faces outranked by a false positive, and the \
+            NME and failure rate (NME > 0.08; misses counted as failures) of the matched fits, \
+            inter-ocular and inter-pupil. Detection time is thread CPU time of the detector alone.
+            """
+    )
+
+    enum PhotoProtocol: String, ExpressibleByArgument, CaseIterable { case natural, canvas, tight }
+
+    @Option(help: "Folder of .jpg + .pts (68 points).")
+    var data: String
+    @Option(help: "Which faces: validation, training or all.")
+    var split = "validation"
+    @Option(name: .customLong("protocol"), help: "natural, canvas or tight.")
+    var photoProtocol: PhotoProtocol = .canvas
+    @Option(help: "Canvas size for --protocol canvas (WxH).")
+    var canvas = "4000x3000"
+    @Option(help: "Evaluate at most this many faces.")
+    var limit: Int?
+    @Option(help: "Landmark model file (default: Models/landmarks.lmrk).")
+    var model: String?
+    @Option(help: "Face detector model file (default: Models/face-detector.fdet).")
+    var detector: String?
+    @Option(name: .customLong("pixel-budget"), help: "PhotoFaceDetector's pixel budget for the first pyramid level.")
+    var pixelBudget = 6_000_000
+    @Option(name: .customLong("border-cells"), help: "Black border around every pyramid level, in cells (0 = the plain detector).")
+    var borderCells = 4
+    @Option(name: .customLong("min-fit-score"), help: "Drop faces whose fit the judge scores below this (log-odds; -inf keeps every detection).")
+    var minFitScore = PhotoFaceJudging.minimumFitScore
+    @Flag(help: "One JSON object with the results instead of text.")
+    var json = false
+
+    func run() throws {
+        do { try evaluate() } catch let e as ValidationError { throw e } catch {
+            printError("eval photos: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// What one scene gave.
+    struct SceneResult {
+        var megapixels: Double
+        var seconds: Double
+        /// NME of the fit from the box that matches the face (nil: missed).
+        var errors: (io: Float, ip: Float)?
+        var gross: Bool
+        var outscored: Bool
+        var falsePositives: Int
+    }
+
+    struct Tally {
+        var faces = 0, found = 0, gross = 0, outscored = 0
+        var falsePositives = 0
+        var megapixels = 0.0
+        var detectSeconds = 0.0
+        var io: [Float] = [], ip: [Float] = []
+
+        mutating func add(_ r: SceneResult) {
+            faces += 1
+            megapixels += r.megapixels
+            detectSeconds += r.seconds
+            found += r.errors == nil ? 0 : 1
+            gross += r.gross ? 1 : 0
+            outscored += r.outscored ? 1 : 0
+            falsePositives += r.falsePositives
+            io.append(r.errors?.io ?? .infinity)
+            ip.append(r.errors?.ip ?? .infinity)
+        }
+    }
+
+    private func evaluate() throws {
+        let which: FaceDataset.Split = split == "all" ? .all : split == "training" ? .training : .validation
+        let size = canvas.split(separator: "x").compactMap { Int($0) }
+        guard size.count == 2, size[0] >= 64, size[1] >= 64, size[0] * size[1] <= 100_000_000 else { throw ValidationError("--canvas wants WxH") }
+        var cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
+        cascade.detectionRefinement = DetectionRefinement()
+        if let scorer = try? TrackingConfidenceModel(contentsOf: ModelsDirectory.file("tracking-confidence.tcnf").path), scorer.matches(cascade) {
+            cascade.detectionRefinement.scorer = scorer
+        }
+        let finder = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
+        finder.pixelBudget = pixelBudget
+        finder.detector.borderCells = max(0, borderCells)
+        let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: TurboJPEGDecoder())
+        guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
+        let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: TurboJPEGDecoder()).faces
+        var rng = SplitMix64(seed: 2026_11_26)
+        var tally = Tally()
+        var perScale: [String: Tally] = [:]
+        for (i, face) in loaded.faces.enumerated() {
+            let scenes: [(String, GrayImage, [SIMD2<Float>])]
+            switch photoProtocol {
+            case .natural: scenes = [("x1", face.image, face.landmarks)]
+            case .canvas:
+                scenes = [0.5, 1, 2, 4, 8].map { s in
+                    let (image, points) = Self.place(face, scale: Float(s), width: size[0], height: size[1], background: all, rng: &rng)
+                    return ("x\(s)", image, points)
+                }
+            case .tight:
+                let (image, points) = Self.tightCrop(face, rng: &rng)
+                scenes = [("tight", image, points)]
+            }
+            for (label, image, truth) in scenes {
+                let result = Self.measure(image, truth, finder: finder, cascade: cascade, minimumFitScore: minFitScore)
+                tally.add(result)
+                perScale[label, default: Tally()].add(result)
+            }
+            if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
+        }
+        report(tally, perScale: perScale, faces: loaded.faces.count)
+    }
+
+    /// One scene: find the faces as `landmarks` does, and judge them against the annotation.
+    static func measure(_ image: GrayImage, _ truth: [SIMD2<Float>], finder: PhotoFaceDetector, cascade: LandmarkCascade,
+                        minimumFitScore: Float) -> SceneResult {
+        let c0 = EvalLandmarksCommand.threadCPUSeconds()
+        _ = finder.detect(in: image)
+        let seconds = EvalLandmarksCommand.threadCPUSeconds() - c0
+        let faces = cascade.faces(in: image, detector: finder, minimumFitScore: minimumFitScore)
+        let canonical = FaceBox.canonical(landmarks: truth)
+        let io = AlignmentError.normaliser(truth), ip = AlignmentError.interPupilNormaliser(truth)
+        let fitBox = { (f: PhotoFace) in FaceBox.canonical(landmarks: f.landmarks) }
+        let isOffFace = { (f: PhotoFace) in fitBox(f).iou(canonical) < 0.1 && !canonical.contains(fitBox(f).centre) }
+        var result = SceneResult(megapixels: Double(image.width * image.height) / 1e6, seconds: seconds, errors: nil,
+                                 gross: false, outscored: false, falsePositives: faces.filter(isOffFace).count)
+        let matched = faces.filter { $0.box.iou(canonical) >= 0.4 || fitBox($0).iou(canonical) >= 0.4 }
+        if let best = matched.max(by: { fitBox($0).iou(canonical) < fitBox($1).iou(canonical) }) {
+            let e = AlignmentError.meanError(best.landmarks, truth)
+            result.errors = (e / io, e / ip)
+        }
+        // What a user sees: the best-ranked face near the annotated one, and whether anything off the face ranked above it.
+        if let top = faces.firstIndex(where: { !isOffFace($0) }) {
+            result.gross = AlignmentError.meanError(faces[top].landmarks, truth) / io > 0.25
+            result.outscored = top > 0
+        } else {
+            result.outscored = !faces.isEmpty
+        }
+        return result
+    }
+
+    /// `face` rescaled by `scale` at a random place of a `width x height` photo of upside-down crops.
+    static func place(_ face: AnnotatedFace, scale: Float, width: Int, height: Int, background: [AnnotatedFace], rng: inout SplitMix64) -> (GrayImage, [SIMD2<Float>]) {
+        var canvas = GrayImage(width: width, height: height, fill: 96)
+        var y0 = 0
+        while y0 < height {
+            var x0 = 0, rowHeight = 0
+            while x0 < width {
+                let tile = background[Int(rng.next() % UInt64(background.count))].image
+                let side = 300 + Int(rng.next() % 500)
+                let turned = tile.resized(width: side, height: side, method: .bilinear)
+                for y in 0 ..< side where y0 + y < height {
+                    for x in 0 ..< side where x0 + x < width { canvas[x0 + x, y0 + y] = turned[side - 1 - x, side - 1 - y] }
+                }
+                x0 += side; rowHeight = max(rowHeight, side)
+            }
+            y0 += rowHeight
+        }
+        let w = max(1, Int((Float(face.image.width) * scale).rounded())), h = max(1, Int((Float(face.image.height) * scale).rounded()))
+        let scaled = face.image.resized(width: w, height: h, method: scale < 1 ? .area : .bilinear)
+        let ox = w >= width ? -Int(rng.next() % UInt64(w - width + 1)) : Int(rng.next() % UInt64(width - w + 1))
+        let oy = h >= height ? -Int(rng.next() % UInt64(h - height + 1)) : Int(rng.next() % UInt64(height - h + 1))
+        for y in 0 ..< h where oy + y >= 0 && oy + y < height {
+            for x in 0 ..< w where ox + x >= 0 && ox + x < width { canvas[ox + x, oy + y] = scaled[x, y] }
+        }
+        let sx = Float(w) / Float(face.image.width), sy = Float(h) / Float(face.image.height)
+        let points = face.landmarks.map { SIMD2(($0.x + 0.5) * sx - 0.5 + Float(ox), ($0.y + 0.5) * sy - 0.5 + Float(oy)) }
+        return (canvas, points)
+    }
+
+    /// A tight portrait: the face's landmark box grown by 0-15 %, up to 25 % of it outside the frame.
+    static func tightCrop(_ face: AnnotatedFace, rng: inout SplitMix64) -> (GrayImage, [SIMD2<Float>]) {
+        let box = FaceBox.canonical(landmarks: face.landmarks)
+        let targetSide = 600 + Float(rng.next() % 1200)
+        let scale = targetSide / box.width
+        let w = Int((Float(face.image.width) * scale).rounded()), h = Int((Float(face.image.height) * scale).rounded())
+        let big = face.image.resized(width: w, height: h, method: .bilinear)
+        let side = targetSide * (1 + 0.15 * rng.unit())
+        let shift = SIMD2(rng.symmetric(), rng.symmetric()) * (0.25 * targetSide)
+        let centre = (box.centre + 0.5) * scale - 0.5 + shift
+        let x0 = Int((centre.x - side / 2).rounded()), y0 = Int((centre.y - side / 2).rounded())
+        let cw = Int(side), ch = Int(side * (1.2 + 0.2 * rng.unit()))
+        let cy0 = y0 - (ch - cw) / 2
+        var out = GrayImage(width: cw, height: ch)
+        for y in 0 ..< ch {
+            let sy = cy0 + y
+            guard sy >= 0 && sy < h else { continue }
+            for x in 0 ..< cw {
+                let sx = x0 + x
+                if sx >= 0 && sx < w { out[x, y] = big[sx, sy] }
+            }
+        }
+        let points = face.landmarks.map { ($0 + 0.5) * scale - 0.5 - SIMD2(Float(x0), Float(cy0)) }
+        return (out, points)
+    }
+
+    private func report(_ t: Tally, perScale: [String: Tally], faces: Int) {
+        func summary(_ t: Tally) -> [String: Any] {
+            let n = max(1, t.faces)
+            let sortedIO = t.io.sorted(), sortedIP = t.ip.sorted()
+            let finite = t.io.filter(\.isFinite), finiteIP = t.ip.filter(\.isFinite)
+            return [
+                "scenes": t.faces,
+                "recall": Double(t.found) / Double(n),
+                "false_positives_per_megapixel": t.megapixels > 0 ? Double(t.falsePositives) / t.megapixels : 0,
+                "gross_failures": Double(t.gross) / Double(n),
+                "outscored_by_false_positive": Double(t.outscored) / Double(n),
+                "nme_io_mean_found": finite.isEmpty ? 0 : Double(finite.reduce(0, +)) / Double(finite.count),
+                "nme_ip_mean_found": finiteIP.isEmpty ? 0 : Double(finiteIP.reduce(0, +)) / Double(finiteIP.count),
+                "nme_io_median": Double(sortedIO[sortedIO.count / 2]),
+                "nme_ip_median": Double(sortedIP[sortedIP.count / 2]),
+                "failure_rate_io": Double(t.io.filter { !($0 <= 0.08) }.count) / Double(n),
+                "detect_ms_per_megapixel": t.megapixels > 0 ? 1000 * t.detectSeconds / t.megapixels : 0,
+                "detect_ms_per_scene": 1000 * t.detectSeconds / Double(n),
+            ]
+        }
+        var object = summary(t)
+        object["protocol"] = photoProtocol.rawValue
+        object["faces"] = faces
+        object["by_scale"] = perScale.mapValues(summary)
+        if json {
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data ?? Data(), as: UTF8.self))
+            return
+        }
+        func line(_ name: String, _ s: [String: Any]) -> String {
+            func pct(_ k: String) -> String { String(format: "%.2f %%", 100 * (s[k] as? Double ?? 0)) }
+            return "\(name): \(s["scenes"]!) scenes, recall \(pct("recall")), gross failures \(pct("gross_failures")), "
+                + "outscored by a false positive \(pct("outscored_by_false_positive")), "
+                + String(format: "FP/MP %.3f, ", s["false_positives_per_megapixel"] as? Double ?? 0)
+                + "NME io \(pct("nme_io_mean_found")) (median \(pct("nme_io_median"))), ip \(pct("nme_ip_mean_found")), failures \(pct("failure_rate_io")), "
+                + String(format: "detect %.1f ms/MP, %.1f ms/scene", s["detect_ms_per_megapixel"] as? Double ?? 0, s["detect_ms_per_scene"] as? Double ?? 0)
+        }
+        print(line("all (\(photoProtocol.rawValue))", object))
+        for key in perScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) { print(line("  " + key, summary(perScale[key]!))) }
+    }
+}
+
+extension FaceBox {
+    func contains(_ p: SIMD2<Float>) -> Bool { p.x >= x && p.x <= x + width && p.y >= y && p.y <= y + height }
+}
