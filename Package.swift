@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
-        .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "Imaging"]),
+        .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "PNGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -61,7 +61,7 @@ public struct InputOpener {
             if !FileManager.default.fileExists(atPath: spec) {
                 throw InputError("cannot open \(spec): No such file or directory")
             }
-            throw InputError("\(spec): not a video or image this engine reads (accepted: \(Self.inputHelp))")
+            throw InputError("\(spec): unknown input format (accepted: \(Self.inputHelp))")
         }
         switch kind {
         case .demo:

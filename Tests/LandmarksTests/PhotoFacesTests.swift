@@ -61,7 +61,8 @@ struct PhotoFacesTests {
         let detector = PhotoFaceDetector(model: model)
         #expect(detector.smallestFaceSide(width: 640, height: 480) == Float(model.window.faceSidePixels))
         // The first level scanned holds at most the budget, and not less than a level step below it.
-        for (w, h) in [(4000, 3000), (4300, 3200), (6000, 4000), (2000, 1500)] {
+        #expect(detector.smallestFaceSide(width: 2000, height: 1500) == 64)
+        for (w, h) in [(4000, 3000), (4300, 3200), (6000, 4000), (3000, 2500)] {
             let side = detector.smallestFaceSide(width: w, height: h)
             let firstLevelPixels = Double(w * h) * pow(Double(64 / side), 2)
             #expect(firstLevelPixels <= Double(detector.pixelBudget) && firstLevelPixels > Double(detector.pixelBudget) / 2.0.squareRoot())
