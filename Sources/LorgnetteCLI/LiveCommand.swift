@@ -144,7 +144,8 @@ struct LiveCommand: ParsableCommand {
         configuration.overlay = items
         configuration.jpegQuality = quality
         configuration.measureFaces = http != nil
-        let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration)
+        let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration,
+                                                        stills: input.map(MediaFactory.isStills) ?? false)
 
         let preview = try http.map {
             try LivePreview(address: $0, maxClients: httpClients, pipeline: pipeline, frameWidthOverrideMM: frameWidth)

@@ -113,6 +113,8 @@ struct MeasureCommand: ParsableCommand {
 
     private final class Context {
         let detector: HOGFaceDetector
+        /// Photos: faces of any size, filling the frame or cut by its edge.
+        let photoDetector: PhotoFaceDetector
         let cascade: LandmarkCascade
         let face: MeanFace
         let session: MeasurementSession
@@ -129,6 +131,7 @@ struct MeasureCommand: ParsableCommand {
         var estimatedFOV: Double?
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
+            photoDetector = PhotoFaceDetector(model: detector.model)
             noJaw = FacePoseEstimator(face: face, jawWeight: 0)
             fullJaw = FacePoseEstimator(face: face, jawWeight: 1)
         }
@@ -180,11 +183,11 @@ struct MeasureCommand: ParsableCommand {
 
     private func gray(_ frame: Frame) throws -> GrayImage { try PhotoDecoder().gray(frame.payload) }
 
-    private func tracker(_ c: Context, _ cam: CameraIntrinsics) -> FaceTracker {
+    private func tracker(_ c: Context, _ cam: CameraIntrinsics, detector: (any FaceDetector)? = nil) -> FaceTracker {
         var config = FaceTrackerConfiguration()
         config.smoothing = false
         config.maxFaces = 1
-        return FaceTracker(detector: c.detector, landmarkModel: c.cascade, poseEstimator: FacePoseEstimator(face: c.face), camera: cam,
+        return FaceTracker(detector: detector ?? c.detector, landmarkModel: c.cascade, poseEstimator: FacePoseEstimator(face: c.face), camera: cam,
                            configuration: config)
     }
 
@@ -258,7 +261,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
-        let t = tracker(c, try intrinsics(width: image.width, height: image.height, c))
+        let t = tracker(c, try intrinsics(width: image.width, height: image.height, c), detector: c.photoDetector)
         let before = c.session.acceptedCount
         let r = step(image, t, c, time: 0)
         if c.session.acceptedCount == before {

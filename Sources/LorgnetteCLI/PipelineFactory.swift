@@ -28,10 +28,12 @@ enum PipelineFactory {
         return GlassesLibrary(catalogue: catalogue, loader: meshLoader(), face: face, frameWidthOverrideMM: frameWidthOverrideMM)
     }
 
-    /// A pipeline drawing `glasses` with the bundled detector and landmark models.
-    static func makePipeline(glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration) throws -> TryOnPipeline {
+    /// A pipeline drawing `glasses` with the bundled detector and landmark models; `stills` (photos)
+    /// detects with `PhotoFaceDetector`, which finds faces of any size and at the frame's edge.
+    static func makePipeline(glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration, stills: Bool = false) throws -> TryOnPipeline {
         let cascade = try LandmarkCascade(contentsOf: try ModelsDirectory.file("landmarks.lmrk").path)
-        let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path))
+        let model = try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path)
+        let detector: any FaceDetector = stills ? PhotoFaceDetector(model: model) : HOGFaceDetector(model: model)
         var configuration = configuration
         if configuration.tracker.confidenceModel == nil, let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             // Loss by the "still a face?" classifier; a model trained for another landmark model is ignored by the tracker.

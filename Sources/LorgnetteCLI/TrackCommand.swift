@@ -155,7 +155,10 @@ struct TrackCommand: ParsableCommand {
     private func track() throws {
         let overlayItems = try OverlayItems(list: overlay, allowed: TrackCommand.overlayItems)
         let cascade = try LandmarkCascade(contentsOf: try modelPath(landmarkModel, "landmarks.lmrk"))
-        let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet")))
+        let detectorModel = try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet"))
+        // Photos (one, or a folder of them) may show a face of any size, filling the frame or cut by it.
+        let detector: any FaceDetector = input.map { MediaFactory.isStills($0) } == true
+            ? PhotoFaceDetector(model: detectorModel) : HOGFaceDetector(model: detectorModel)
         let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
         var classifier: TrackingConfidenceModel?
         if confidenceModel != "none" {
