@@ -1,4 +1,5 @@
-// Face detector cost per 640x480 frame (issue 4 bar: ≤ 10 ms on one core, release build).
+// Face detector cost per 640x480 frame (issue 4 bar: ≤ 10 ms on one core, release build), and the
+// photo detector's on a 12-megapixel photo (issue 21 bar: ≤ 150 ms on one core; divide by 12 for ms/MP).
 import Benchmark
 import FaceDetection
 import Foundation
@@ -50,6 +51,25 @@ let benchmarks: @Sendable () -> Void = {
         var k = 0
         for _ in benchmark.scaledIterations {
             blackHole(detector.detect(in: frames[k % frames.count]))
+            k += 1
+        }
+    }
+    // Photos: the padded pyramid with the 6 Mpixel first-level budget (PhotoFaceDetector).
+    Benchmark("Detector photo 640x480 (PhotoFaceDetector: padded pyramid)") { benchmark in
+        let detector = PhotoFaceDetector(model: model)
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            blackHole(detector.detect(in: frames[k % frames.count]))
+            k += 1
+        }
+    }
+    // One iteration = one 4000x3000 photo (a clip frame enlarged 6.25x: the face about 1,300 px wide).
+    let photos = frames.prefix(2).map { $0.resized(width: 4000, height: 3000, method: .bilinear) }
+    Benchmark("Detector photo 4000x3000 12 MP (PhotoFaceDetector)", configuration: .init(maxDuration: .seconds(10), maxIterations: 40)) { benchmark in
+        let detector = PhotoFaceDetector(model: model)
+        var k = 0
+        for _ in benchmark.scaledIterations {
+            blackHole(detector.detect(in: photos[k % photos.count]))
             k += 1
         }
     }
