@@ -53,6 +53,8 @@ struct EvalPhotosCommand: ParsableCommand {
     var borderCells = 4
     @Option(name: .customLong("min-fit-score"), help: "Drop faces whose fit the judge scores below this (log-odds; -inf keeps every detection).")
     var minFitScore = PhotoFaceJudging.minimumFitScore
+    @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
+    var export: String?
     @Flag(help: "One JSON object with the results instead of text.")
     var json = false
 
@@ -110,6 +112,9 @@ struct EvalPhotosCommand: ParsableCommand {
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
         let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: TurboJPEGDecoder()).faces
         var rng = SplitMix64(seed: 2026_11_26)
+        if let export { try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true) }
+        let encoder = TurboJPEGEncoder()
+        var sceneIndex = 0
         var tally = Tally()
         var perScale: [String: Tally] = [:]
         for (i, face) in loaded.faces.enumerated() {
@@ -126,6 +131,13 @@ struct EvalPhotosCommand: ParsableCommand {
                 scenes = [("tight", image, points)]
             }
             for (label, image, truth) in scenes {
+                if let export {
+                    let stem = export + "/" + String(format: "scene_%05d_", sceneIndex) + label.replacingOccurrences(of: ".", with: "_")
+                    try Data(encoder.encode(RGBImage(gray: image), quality: 95)).write(to: URL(fileURLWithPath: stem + ".jpg"))
+                    let lines = truth.map { String(format: "%.3f %.3f", $0.x, $0.y) }.joined(separator: "\n")
+                    try Data("version: 1\nn_points:  68\n{\n\(lines)\n}\n".utf8).write(to: URL(fileURLWithPath: stem + ".pts"))
+                    sceneIndex += 1
+                }
                 let result = Self.measure(image, truth, finder: finder, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
                 perScale[label, default: Tally()].add(result)
