@@ -62,7 +62,7 @@ let package = Package(
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
         .target(name: "LightEstimation", dependencies: ["FaceModel", "FaceTracking", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
-        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "FaceTracking", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
+        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Annotation: what the tracker saw, drawn over output frames.
         .target(name: "Annotation", dependencies: ["FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).

@@ -1,5 +1,4 @@
 import Foundation
-import FaceTracking
 import Geometry
 
 /// Decides whether one frame is good enough to measure, and says why not.

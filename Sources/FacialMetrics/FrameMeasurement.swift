@@ -1,5 +1,4 @@
 import FaceModel
-import FaceTracking
 import Geometry
 
 /// Every metric of one frame, in millimetres, with the scale it was made with.

@@ -1,5 +1,4 @@
 import FaceModel
-import FaceTracking
 import Geometry
 import Imaging
 
