@@ -68,7 +68,8 @@ struct LandmarksCommand: ParsableCommand {
         for path in images {
             let image: GrayImage
             do {
-                image = try decoder.gray(InputOpener.readPhoto(path))
+                let payload = try InputOpener.readPhoto(path)
+                do { image = try decoder.gray(payload) } catch { throw InputError("\(path): \(error)") }
             } catch {
                 printError("\(error)")
                 failed += 1

@@ -8,7 +8,7 @@ import Meshes
 public final class LibPNGDecoder: PNGDecoding {
     /// Refuses images above this many pixels before allocating, so a forged header cannot demand
     /// gigabytes (100 Mpixel: a 14-megapixel photo fits seven times over).
-    public var maximumPixels = 100 * 1024 * 1024
+    public var maximumPixels = 100_000_000
 
     public init() {}
 
@@ -25,7 +25,7 @@ public final class LibPNGDecoder: PNGDecoding {
         let (width, height) = try size(of: bytes)
         let area = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, !area.overflow, area.partialValue <= maximumPixels else {
-            throw PNGDecodingError("image \(width)x\(height) is larger than the \(maximumPixels / (1024 * 1024)) Mpixel limit")
+            throw PNGDecodingError("image \(width)x\(height) is larger than the \(maximumPixels / 1_000_000) Mpixel limit")
         }
         var pixels = [UInt8](repeating: 0, count: 4 * width * height)
         var w: Int32 = 0, h: Int32 = 0
@@ -39,7 +39,7 @@ public final class LibPNGDecoder: PNGDecoding {
         switch status {
         case Int32(LP_OK.rawValue): return RGBAImage(width: Int(w), height: Int(h), pixels: pixels)
         case Int32(LP_TOO_LARGE.rawValue), Int32(LP_TOO_SMALL.rawValue):
-            throw PNGDecodingError("image \(w)x\(h) is larger than the \(maximumPixels / (1024 * 1024)) Mpixel limit")
+            throw PNGDecodingError("image \(w)x\(h) is larger than the \(maximumPixels / 1_000_000) Mpixel limit")
         default: throw PNGDecodingError(Self.text(message))
         }
     }
