@@ -55,6 +55,14 @@ struct EvalPhotosCommand: ParsableCommand {
     var minFitScore = PhotoFaceJudging.minimumFitScore
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
     var export: String?
+    @Option(help: "Write the cumulative error distribution (inter-ocular NME per scene, misses at infinity) here (SVG).")
+    var svg: String?
+    @Option(name: .customLong("baseline-model"), help: "Also fit the same scenes with this landmark model (e.g. the previous Models/landmarks.lmrk) and draw its curve on the SVG.")
+    var baselineModel: String?
+    @Option(help: "Also draw this per-scene CSV (name,nme_io from a peer run on --export) on the SVG, labelled LABEL=FILE.")
+    var compare: String?
+    @Option(name: .customLong("per-face"), help: "Write scene,nme_io,nme_ip per scene to this CSV.")
+    var perFace: String?
     @Flag(help: "One JSON object with the results instead of text.")
     var json = false
 
@@ -105,6 +113,15 @@ struct EvalPhotosCommand: ParsableCommand {
         if let scorer = try? TrackingConfidenceModel(contentsOf: ModelsDirectory.file("tracking-confidence.tcnf").path), scorer.matches(cascade) {
             cascade.detectionRefinement.scorer = scorer
         }
+        var baseline: LandmarkCascade?
+        if let baselineModel {
+            baseline = try LandmarkCascade(contentsOf: baselineModel)
+            baseline!.detectionRefinement = DetectionRefinement()
+            if let scorer = cascade.detectionRefinement.scorer as? TrackingConfidenceModel, scorer.matches(baseline!) {
+                baseline!.detectionRefinement.scorer = scorer
+            }
+        }
+        var baselineTally = Tally()
         let finder = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         finder.pixelBudget = pixelBudget
         finder.detector.borderCells = max(0, borderCells)
@@ -115,6 +132,7 @@ struct EvalPhotosCommand: ParsableCommand {
         if let export { try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true) }
         let encoder = TurboJPEGEncoder()
         var sceneIndex = 0
+        var sceneNames: [String] = []
         var tally = Tally()
         var perScale: [String: Tally] = [:]
         for (i, face) in loaded.faces.enumerated() {
@@ -140,11 +158,38 @@ struct EvalPhotosCommand: ParsableCommand {
                 }
                 let result = Self.measure(image, truth, finder: finder, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
+                sceneNames.append("scene_\(tally.faces - 1)_\(label)")
+                if let baseline { baselineTally.add(Self.measure(image, truth, finder: finder, cascade: baseline, minimumFitScore: minFitScore)) }
                 perScale[label, default: Tally()].add(result)
             }
             if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
         }
         report(tally, perScale: perScale, faces: loaded.faces.count)
+        if baseline != nil, !json {
+            print("baseline model \(baselineModel!): " + String(format: "NME io %.2f %%, failures %.2f %%", 100 * baselineTally.io.filter(\.isFinite).reduce(0, +) / Float(max(1, baselineTally.io.filter(\.isFinite).count)), 100 * Double(baselineTally.io.filter { !($0 <= 0.08) }.count) / Double(max(1, baselineTally.faces))))
+        }
+        if let perFace {
+            var csv = "name,nme_io,nme_ip\n"
+            for (name, (io, ip)) in zip(sceneNames, zip(tally.io, tally.ip)) { csv += "\(name),\(io.isFinite ? String(io) : "inf"),\(ip.isFinite ? String(ip) : "inf")\n" }
+            try OutputFile.write(csv, to: perFace)
+        }
+        if let svg {
+            var curves = [CEDCurveSVG.Curve(label: "Lorgnette (\(model.map { ($0 as NSString).lastPathComponent } ?? "landmarks.lmrk"))", errors: tally.io.sorted(), colour: "#d62728")]
+            if baseline != nil {
+                curves.append(.init(label: "previous model (\((baselineModel! as NSString).lastPathComponent))", errors: baselineTally.io.sorted(), colour: "#7f7f7f"))
+            }
+            if let compare {
+                let parts = compare.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--compare wants LABEL=FILE") }
+                let text = try String(contentsOfFile: parts[1], encoding: .utf8)
+                let errors = text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Float? in
+                    let f = line.split(separator: ",")
+                    return f.count >= 2 ? (Float(f[1]) ?? .infinity) : nil
+                }
+                curves.append(.init(label: parts[0], errors: errors.sorted(), colour: "#1f77b4"))
+            }
+            try OutputFile.write(CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)"), to: svg)
+        }
     }
 
     /// One scene: find the faces as `landmarks` does, and judge them against the annotation.
