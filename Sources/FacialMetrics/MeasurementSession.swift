@@ -39,6 +39,9 @@ public final class MeasurementSession {
         didSet { linearise(keepingLast: window.map { max(0, $0) }) }
     }
     private let refiner = PupilRefiner()
+    /// Frames of a video: pupils that cannot be trusted this frame are held in the eye's frame
+    /// (`PupilContinuity`); photos reset it (`resetContinuity()`) so one photo never holds another's.
+    private var continuity = PupilContinuity()
     /// Accepted frames; with a full `window`, a ring whose oldest entry is at `head`.
     private var stored: [FrameMeasurement] = []
     private var head = 0
@@ -70,12 +73,15 @@ public final class MeasurementSession {
     }
 
     /// Counts a frame on which no face was found.
-    public func noteFrameWithoutFace() { framesSeen += 1 }
+    public func noteFrameWithoutFace() {
+        framesSeen += 1
+        continuity.reset()
+    }
 
     public func process(_ image: GrayImage, landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform) -> FrameResult {
         framesSeen += 1
         framesWithFace += 1
-        let eyes = refiner.refinePair(image, landmarks: landmarks)
+        let eyes = continuity.apply(refiner.refinePair(image, landmarks: landmarks), landmarks: landmarks)
         var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes))
         if !result.rejectionSet.isEmpty {
             let bits = result.rejectionSet.rawValue
@@ -129,8 +135,12 @@ public final class MeasurementSession {
         MeasurementReport(method: method, count: stored.count, scratch: aggregation) { measurement($0) }
     }
 
+    /// Forgets the pupils held from earlier frames (the next frame is another photo or another person).
+    public func resetContinuity() { continuity.reset() }
+
     /// Forgets the accepted frames (e.g. a live session starting over).
     public func reset() {
+        continuity.reset()
         stored.removeAll(keepingCapacity: true); head = 0
         framesSeen = 0; framesWithFace = 0; cardNotFound = 0; cardTilted = 0
         for i in counts.indices { counts[i] = 0 }

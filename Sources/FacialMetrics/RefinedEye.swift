@@ -5,7 +5,10 @@
 /// `isOpen` is false for a closed or unmeasurable eye (eye aspect ratio below the blink threshold, or
 /// no iris boundary on both sides): such eyes must not be measured.
 public struct RefinedEye: Sendable {
-    public enum Source: String, Sendable { case limbus, contour }
+    /// `held`: not measured this frame (a blink, a limbus fit that disagrees with the person's iris
+    /// size); the last trusted pupil position in the eye's frame, carried by the eye corners
+    /// (`PupilContinuity`). Such an eye is never measured (`isOpen` false).
+    public enum Source: String, Sendable { case limbus, contour, held }
     public var pupil: SIMD2<Float>
     public var source: Source
     public var irisDiameterPx: Double?

@@ -115,6 +115,8 @@ struct MeasureCommand: ParsableCommand {
         let detector: HOGFaceDetector
         /// Photos: faces of any size, filling the frame or cut by its edge.
         let photoDetector: PhotoFaceDetector
+        /// The tracking-confidence model, when it was trained for this landmark model.
+        var confidence: TrackingConfidenceModel?
         let cascade: LandmarkCascade
         let face: MeanFace
         let session: MeasurementSession
@@ -145,6 +147,10 @@ struct MeasureCommand: ParsableCommand {
             cascade: try LandmarkCascade(contentsOf: ModelsDirectory.file("landmarks.lmrk").path), face: face,
             session: MeasurementSession(face: face, camera: .defaultWebcam(width: 640, height: 480), method: method))
         context.session.gate.maxAngleDegrees = maxAngle
+        if let url = try? ModelsDirectory.file("tracking-confidence.tcnf"), let model = try? TrackingConfidenceModel(contentsOf: url.path),
+           model.matches(context.cascade) {
+            context.confidence = model
+        }
         var needFrames = 1
         if let device {
             needFrames = minFrames
@@ -187,6 +193,9 @@ struct MeasureCommand: ParsableCommand {
         var config = FaceTrackerConfiguration()
         config.smoothing = false
         config.maxFaces = 1
+        // The "still a face?" classifier, as live and track use it: without it a fit that slid onto the
+        // mouth while the eyes were closed (d18, frames 122-175) was kept as the face.
+        config.confidenceModel = c.confidence
         return FaceTracker(detector: detector ?? c.detector, landmarkModel: c.cascade, poseEstimator: FacePoseEstimator(face: c.face), camera: cam,
                            configuration: config)
     }
@@ -262,6 +271,7 @@ struct MeasureCommand: ParsableCommand {
 
     private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
         let t = tracker(c, try intrinsics(width: image.width, height: image.height, c), detector: c.photoDetector)
+        c.session.resetContinuity()
         let before = c.session.acceptedCount
         let r = step(image, t, c, time: 0)
         if c.session.acceptedCount == before {
@@ -271,6 +281,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func measureVideo(_ source: FrameSource, _ c: Context) throws {
+        c.session.resetContinuity()
         var t: FaceTracker?
         var index = 0
         var first: Double?

@@ -1,0 +1,98 @@
+/// Keeps the refined pupils of one face from jumping between the frames of a video.
+///
+/// A pupil is *trusted* when its limbus was fitted on an open eye, the fitted iris is within
+/// `irisTolerance` of the median of the last trusted diameters of that face (an iris is a constant of
+/// the person, measured within about ±4 % frame to frame; a limbus fit on a lid or a lash line comes
+/// out 10-25 % too large), and the pupil
+/// lies inside the eye (within `maximumOffset` eye widths of the corners' midpoint). A trusted pupil is
+/// kept as measured and its position in the eye's own frame (origin midway between the eye corners,
+/// x along them, unit the eye's width) is remembered. Any other pupil (a blink, a half-closed eye,
+/// a misfit) is replaced by that remembered position carried by this frame's corners (`.held`,
+/// never measured), so it moves with the head instead of jumping to the eye contour's centroid,
+/// which sits a few pixels below the pupil.
+///
+/// On the dev clips the p95 of a pupil's frame-to-frame second difference fell from 1.8-14x that
+/// of the eye corners' midpoints to the numbers in `Sources/FacialMetrics/README.md`.
+public struct PupilContinuity: Sendable {
+    public var irisTolerance = 0.08
+    public var maximumOffset: Float = 0.35
+    /// Trusted diameters kept for the median (both eyes).
+    public var historyLength = 31
+
+    private var held: (left: SIMD2<Float>, right: SIMD2<Float>)?
+    private var irises: [Double] = []
+    private var next = 0
+
+    public init() {}
+
+    /// Forgets the person (a new face, a new session).
+    public mutating func reset() {
+        held = nil
+        irises.removeAll(keepingCapacity: true)
+        next = 0
+    }
+
+    /// `eyes` with untrusted pupils replaced by the held ones; remembers the trusted ones.
+    public mutating func apply(_ eyes: EyePair, landmarks: [SIMD2<Float>]) -> EyePair {
+        let leftFrame = EyeFrame(landmarks[36], landmarks[39]), rightFrame = EyeFrame(landmarks[42], landmarks[45])
+        let median = irises.count >= 5 ? Self.median(irises) : nil
+        let leftTrusted = trusted(eyes.left, frame: leftFrame, median: median)
+        let rightTrusted = trusted(eyes.right, frame: rightFrame, median: median)
+        var out = eyes
+        var offsets = held ?? (leftFrame.offset(of: eyes.left.pupil), rightFrame.offset(of: eyes.right.pupil))
+        if leftTrusted { offsets.left = leftFrame.offset(of: eyes.left.pupil); remember(eyes.left.irisDiameterPx!) }
+        else if held != nil { out.left = Self.holding(eyes.left, at: leftFrame.point(at: offsets.left)) }
+        if rightTrusted { offsets.right = rightFrame.offset(of: eyes.right.pupil); remember(eyes.right.irisDiameterPx!) }
+        else if held != nil { out.right = Self.holding(eyes.right, at: rightFrame.point(at: offsets.right)) }
+        if leftTrusted || rightTrusted || held != nil { held = offsets }
+        return out
+    }
+
+    private func trusted(_ eye: RefinedEye, frame: EyeFrame, median: Double?) -> Bool {
+        guard eye.source == .limbus, eye.isOpen, let d = eye.irisDiameterPx, d > 0 else { return false }
+        if let median, abs(d / median - 1) > irisTolerance { return false }
+        let o = frame.offset(of: eye.pupil)
+        return abs(o.x) <= maximumOffset && abs(o.y) <= maximumOffset
+    }
+
+    private mutating func remember(_ diameter: Double) {
+        if irises.count < historyLength { irises.append(diameter) } else { irises[next] = diameter }
+        next = (next + 1) % historyLength
+    }
+
+    private static func holding(_ eye: RefinedEye, at pupil: SIMD2<Float>) -> RefinedEye {
+        var e = eye
+        e.pupil = pupil
+        e.source = .held
+        e.isOpen = false
+        return e
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+}
+
+/// An eye's own frame: origin midway between its corners, x along them, unit its width.
+struct EyeFrame {
+    let origin: SIMD2<Float>
+    let u: SIMD2<Float>
+    let width: Float
+
+    init(_ a: SIMD2<Float>, _ b: SIMD2<Float>) {
+        origin = (a + b) / 2
+        let d = b - a
+        width = max((d * d).sum().squareRoot(), 1e-3)
+        u = d / width
+    }
+
+    var v: SIMD2<Float> { SIMD2(-u.y, u.x) }
+
+    func offset(of p: SIMD2<Float>) -> SIMD2<Float> {
+        let d = p - origin
+        return SIMD2((d * u).sum(), (d * v).sum()) / width
+    }
+
+    func point(at o: SIMD2<Float>) -> SIMD2<Float> { origin + width * (o.x * u + o.y * v) }
+}
