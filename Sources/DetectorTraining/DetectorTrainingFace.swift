@@ -51,7 +51,7 @@ public struct DetectorTrainingFace: Sendable {
     /// coordinates, `source_set == afw` meaning other faces may be present); without it the whole
     /// image is taken as valid.
     /// With `limit`, only that many entries, spread evenly over the (sorted) split, are decoded.
-    public static func load(directory: String, split: FaceDataset.Split, decoder: JPEGDecoding, limit: Int? = nil,
+    public static func load(directory: String, split: FaceDataset.Split, decoder: StillImageDecoding, limit: Int? = nil,
                             progress: (Int, Int) -> Void = { _, _ in }) throws -> [DetectorTrainingFace] {
         let dataset = try FaceDataset(directory: directory)
         let index = CropIndex(directory: directory)

@@ -45,14 +45,14 @@ public struct FaceDataset: Sendable {
         var entries: [Entry] = []
         for name in names.sorted() {
             let lower = name.lowercased()
-            guard lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { continue }
+            guard StillImageFormat.hasImageExtension(lower) else { continue }
             let stem = String(name[..<name.lastIndex(of: ".")!])
             guard set.contains(stem + ".pts") else { continue }
             entries.append(Entry(name: stem, imagePath: directory + "/" + name, pointsPath: directory + "/" + stem + ".pts",
                                  sourcePhoto: sources[name] ?? stem))
         }
         guard !entries.isEmpty else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no annotated images (.jpg + .pts) in \(directory)"])
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no annotated images (.jpg/.png/.pgm + .pts) in \(directory)"])
         }
         self.entries = entries
     }
@@ -73,10 +73,11 @@ public struct FaceDataset: Sendable {
         return Int(h % 100) < percent
     }
 
-    /// Loads one face: the image as gray (luma) and its 68 points.
-    public static func load(_ entry: Entry, decoder: JPEGDecoding) throws -> AnnotatedFace {
+    /// Loads one face: the image as gray (luma) and its 68 points. The image may be any photo the
+    /// decoder reads (the shared data is JPEG; the original 300-W sets also hold PNG).
+    public static func load(_ entry: Entry, decoder: StillImageDecoding) throws -> AnnotatedFace {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry.imagePath)))
-        let image = try decoder.decodeGray(bytes, scale: .full)
+        let image = try decoder.decodeGray(bytes)
         let text = try String(contentsOfFile: entry.pointsPath, encoding: .utf8)
         let points = try PTSFile.parse(text)
         return AnnotatedFace(name: entry.name, image: image, landmarks: points)

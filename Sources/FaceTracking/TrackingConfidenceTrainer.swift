@@ -56,7 +56,7 @@ public struct TrackingConfidenceTrainer {
     }
 
     /// Trains on `dataset`; `progress` is called with (faces done, faces total).
-    public func train(dataset: FaceDataset, decoder: JPEGDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws
+    public func train(dataset: FaceDataset, decoder: StillImageDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws
         -> (TrackingConfidenceModel, Report) {
         var trainEntries = dataset.entries(.training)
         if options.limit > 0 { trainEntries = Array(trainEntries.prefix(options.limit)) }

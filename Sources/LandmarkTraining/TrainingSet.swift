@@ -16,7 +16,7 @@ public enum TrainingSet {
     /// Reads the `split` of every folder in `directories` (sorted by file name within each), up to
     /// `limit` faces in total. `progress` receives (done, total).
     public static func load(directories: [String], split: FaceDataset.Split, limit: Int? = nil,
-                            decoder: JPEGDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws -> Loaded {
+                            decoder: StillImageDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws -> Loaded {
         var entries: [FaceDataset.Entry] = []
         for d in directories { entries += try FaceDataset(directory: d).entries(split) }
         if let limit { entries = Array(entries.prefix(max(0, limit))) }

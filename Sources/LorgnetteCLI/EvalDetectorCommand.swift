@@ -3,6 +3,7 @@ import DetectorTraining
 import FaceDetection
 import Foundation
 import Imaging
+import Inputs
 import JPEGCodec
 import Media
 
@@ -72,7 +73,7 @@ struct EvalDetectorCommand: ParsableCommand {
             }
             var faces: [DetectorTrainingFace] = []
             for directory in data {
-                faces += try DetectorTrainingFace.load(directory: directory, split: .validation, decoder: TurboJPEGDecoder())
+                faces += try DetectorTrainingFace.load(directory: directory, split: .validation, decoder: PhotoDecoder())
             }
             guard !faces.isEmpty else { throw CLIError("no validation faces in \(data.joined(separator: ", "))") }
             let e = DetectorEvaluation.run(detector, on: faces, threshold: detector.threshold - 1.5)

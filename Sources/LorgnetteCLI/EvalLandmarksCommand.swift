@@ -4,6 +4,7 @@ import FaceDetection
 import FaceTracking
 import Foundation
 import Imaging
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -120,7 +121,7 @@ struct EvalLandmarksCommand: ParsableCommand {
             guard parts.count == 2, parts[1] > 0 else { throw ValidationError("--box-offset wants DY,SCALE with SCALE > 0") }
             offset = (parts[0], parts[1])
         }
-        let loaded = try TrainingSet.load(directories: [data], split: which, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [data], split: which, decoder: PhotoDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
 

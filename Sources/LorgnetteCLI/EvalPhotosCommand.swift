@@ -4,6 +4,7 @@ import FaceDetection
 import FaceTracking
 import Foundation
 import Imaging
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -125,9 +126,9 @@ struct EvalPhotosCommand: ParsableCommand {
         let finder = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         finder.pixelBudget = pixelBudget
         finder.detector.borderCells = max(0, borderCells)
-        let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: PhotoDecoder())
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
-        let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: TurboJPEGDecoder()).faces
+        let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: PhotoDecoder()).faces
         var rng = SplitMix64(seed: 2026_11_26)
         if let export { try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true) }
         let encoder = TurboJPEGEncoder()

@@ -2,6 +2,7 @@ import ArgumentParser
 import DetectorTraining
 import FaceDetection
 import Foundation
+import Inputs
 import JPEGCodec
 
 /// `lorgnette train detector`: trains the HOG + linear SVM face detector with hard-negative mining.
@@ -68,7 +69,7 @@ struct TrainDetectorCommand: ParsableCommand {
         for directory in data {
             // With --limit, an even spread over each folder's sorted list, so a small run still
             // mixes the source sets.
-            faces += try DetectorTrainingFace.load(directory: directory, split: .training, decoder: TurboJPEGDecoder(),
+            faces += try DetectorTrainingFace.load(directory: directory, split: .training, decoder: PhotoDecoder(),
                                                    limit: limit.map { max(1, $0 / data.count) })
         }
         guard !faces.isEmpty else { throw CLIError("no training faces in \(data.joined(separator: ", "))") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceData
 import FaceDetection
 import Foundation
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -106,7 +107,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         }
         BLAS.setThreads(threads)
         let started = Date()
-        let loaded = try TrainingSet.load(directories: data, split: .training, limit: limit, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: data, split: .training, limit: limit, decoder: PhotoDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable training faces") }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceData
 import FaceTracking
 import Foundation
+import Inputs
 import JPEGCodec
 import Landmarks
 
@@ -82,7 +83,7 @@ struct TrainTrackingConfidenceCommand: ParsableCommand {
         let bar = ProgressBar()
         let start = Date()
         let (model, report) = try TrackingConfidenceTrainer(cascade: cascade, options: options)
-            .train(dataset: dataset, decoder: TurboJPEGDecoder()) { done, total in bar.update(Double(done) / Double(total), "fitting faces") }
+            .train(dataset: dataset, decoder: PhotoDecoder()) { done, total in bar.update(Double(done) / Double(total), "fitting faces") }
         bar.finish()
         var annotated = model
         annotated.metadata["command"] = "lorgnette train tracking-confidence --data <faces68/train> --seed \(seed)"

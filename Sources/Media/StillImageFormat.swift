@@ -1,3 +1,5 @@
+import Imaging
+
 /// The still-image formats the engine reads, told apart by their first bytes (magic numbers), never
 /// by the file's extension: a PNG saved as `photo.jpg` is still read as a PNG.
 public enum StillImageFormat: String, Sendable, CaseIterable {
@@ -39,4 +41,6 @@ public protocol StillImageDecoding: AnyObject {
     func payload(of bytes: [UInt8]) throws -> Frame.Payload
     /// The upright width and height, from the header when the format allows.
     func uprightSize(of bytes: [UInt8]) throws -> (width: Int, height: Int)
+    /// The upright picture's luma.
+    func decodeGray(_ bytes: [UInt8]) throws -> GrayImage
 }

@@ -2,6 +2,7 @@ import DetectorTraining
 import FaceData
 import FaceDetection
 import Foundation
+import Inputs
 import JPEGCodec
 import Testing
 
@@ -51,7 +52,7 @@ let haveFaces = FileManager.default.fileExists(atPath: facesDirectory + "/index.
     /// must be reproducible, survive its file format and find its own training faces.
     @Test(.enabled(if: haveFaces, "needs ../shared/data/faces68/train"))
     func tinyModelTrainsAndFindsItsFaces() throws {
-        let faces = try DetectorTrainingFace.load(directory: facesDirectory, split: .training, decoder: TurboJPEGDecoder(), limit: 5)
+        let faces = try DetectorTrainingFace.load(directory: facesDirectory, split: .training, decoder: PhotoDecoder(), limit: 5)
         var options = DetectorTrainingOptions()
         options.miningRounds = 1
         options.halfStepScales = false

@@ -5,6 +5,7 @@ import FaceTracking
 import Foundation
 import Geometry
 import Imaging
+import Inputs
 import JPEGCodec
 import Landmarks
 import PoseEstimation
@@ -42,7 +43,7 @@ func trackerMatchesIndependentCascadeFitsAndKeepsReturnedAnchors() throws {
     let meanFace = try MeanFace(contentsOf: repoRoot.appendingPathComponent("Models/mean-face.json").path)
     let entries = try FaceDataset(directory: facesFolder).entries(.validation).prefix(2)
     for entry in entries {
-        let face = try FaceDataset.load(entry, decoder: TurboJPEGDecoder())
+        let face = try FaceDataset.load(entry, decoder: PhotoDecoder())
         let box = FaceBox.canonical(landmarks: face.landmarks)
         var configuration = FaceTrackerConfiguration()
         configuration.confidenceModel = model

@@ -5,6 +5,7 @@ import FaceTracking
 import Foundation
 import Geometry
 import Imaging
+import Inputs
 import JPEGCodec
 import Landmarks
 import PoseEstimation
@@ -45,7 +46,7 @@ func trackingReadsOnlyTheAnnouncedRegionAndDetectsOnTheWholeFrame() throws {
     let cascade = try LandmarkCascade(contentsOf: repoRoot.appendingPathComponent("Models/landmarks.lmrk").path)
     let meanFace = try MeanFace(contentsOf: repoRoot.appendingPathComponent("Models/mean-face.json").path)
     let entry = try #require(try FaceDataset(directory: facesFolder).entries(.validation).first)
-    let face = try FaceDataset.load(entry, decoder: TurboJPEGDecoder())
+    let face = try FaceDataset.load(entry, decoder: PhotoDecoder())
     let origin = (x: face.image.width, y: face.image.height)
     let box = FaceBox.canonical(landmarks: face.landmarks.map { $0 + SIMD2(Float(origin.x), Float(origin.y)) })
     var configuration = FaceTrackerConfiguration()

@@ -2,6 +2,7 @@ import FaceData
 import FaceDetection
 import FaceTracking
 import Foundation
+import Inputs
 import JPEGCodec
 import Landmarks
 import ModelFormat
@@ -39,7 +40,7 @@ func classifierSeparatesFacesFromMouthAndBackgroundFits() throws {
     let (cascade, model) = try bundled()
     try #require(model.matches(cascade))
     let entries = try FaceDataset(directory: facesFolder).entries(.validation).prefix(40)
-    let decoder = TurboJPEGDecoder()
+    let decoder = PhotoDecoder()
     var faces = 0, facesKept = 0, others = 0, othersRejected = 0
     for entry in entries {
         let face = try FaceDataset.load(entry, decoder: decoder)
@@ -75,7 +76,7 @@ func smallTrainingRunSeparatesFacesAndRoundTrips() throws {
     options.limit = 25
     options.iterations = 30
     let dataset = try FaceDataset(directory: facesFolder)
-    let (model, report) = try TrackingConfidenceTrainer(cascade: cascade, options: options).train(dataset: dataset, decoder: TurboJPEGDecoder())
+    let (model, report) = try TrackingConfidenceTrainer(cascade: cascade, options: options).train(dataset: dataset, decoder: PhotoDecoder())
     #expect(report.trainingPositives > 50 && report.trainingNegatives > 50)
     #expect(report.validationAUC > 0.97, "validation AUC \(report.validationAUC)")
     #expect(model.matches(cascade))

@@ -1,6 +1,7 @@
 import FaceData
 import FaceDetection
 import Foundation
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -13,7 +14,7 @@ import Testing
         // Load time is measured in Bench/ (LandmarkBenchmarks), not here: a debug build on a busy machine says nothing.
         let cascade = try LandmarkCascade(contentsOf: SharedData.bundledModel)
         #expect(cascade.landmarkCount == 68 && cascade.stages.count >= 4)
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: 25, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: 25, decoder: PhotoDecoder())
         var evaluation = LandmarkEvaluation()
         for face in loaded.faces {
             let shape = cascade.landmarks(in: face.image, box: FaceBox.canonical(landmarks: face.landmarks))
@@ -26,7 +27,7 @@ import Testing
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func trackingFromTheTruthStaysOnTheFace() throws {
         let cascade = try LandmarkCascade(contentsOf: SharedData.bundledModel)
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: 10, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: 10, decoder: PhotoDecoder())
         var evaluation = LandmarkEvaluation()
         for face in loaded.faces {
             // A previous frame a few pixels off: tracking must land near the annotation.

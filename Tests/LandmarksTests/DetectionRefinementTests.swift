@@ -1,6 +1,7 @@
 import FaceData
 import FaceDetection
 import Foundation
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -13,7 +14,7 @@ import Testing
     /// Validation faces with their canonical box moved down by `dy` sides and scaled by `scale`.
     static func badStarts(limit: Int, dy: Float, scale: Float) throws -> (LandmarkCascade, [(AnnotatedFace, FaceBox)]) {
         let cascade = try LandmarkCascade(contentsOf: SharedData.bundledModel)
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: limit, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .validation, limit: limit, decoder: PhotoDecoder())
         let faces = loaded.faces.map { face -> (AnnotatedFace, FaceBox) in
             let b = FaceBox.canonical(landmarks: face.landmarks)
             let side = b.width * scale, c = b.centre + SIMD2(0, dy * b.width)

@@ -1,5 +1,6 @@
 import FaceData
 import FaceDetection
+import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
@@ -10,7 +11,7 @@ import Testing
     /// checks that each stage reduces the training error and that the saved model predicts the same.
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func tinyModelLearnsAndRoundTrips() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 12, decoder: TurboJPEGDecoder())
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 12, decoder: PhotoDecoder())
         #expect(loaded.faces.count == 12)
         let faces = loaded.faces.map {
             TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))

@@ -4,6 +4,7 @@ import FaceData
 import FaceDetection
 import Foundation
 import Imaging
+import Inputs
 import JPEGCodec
 import Landmarks
 
@@ -14,7 +15,7 @@ func validationFaces(limit: Int) -> [(image: GrayImage, box: FaceBox, truth: [SI
     let dir = repo.deletingLastPathComponent().appendingPathComponent("shared/data/faces68/train").path
     guard let dataset = try? FaceDataset(directory: dir) else { return [] }
     return dataset.entries(.validation).prefix(limit).compactMap { entry in
-        guard let face = try? FaceDataset.load(entry, decoder: TurboJPEGDecoder()) else { return nil }
+        guard let face = try? FaceDataset.load(entry, decoder: PhotoDecoder()) else { return nil }
         return (face.image, FaceBox.canonical(landmarks: face.landmarks), face.landmarks)
     }
 }
