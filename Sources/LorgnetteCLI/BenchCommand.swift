@@ -45,8 +45,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Write the per-stage breakdown and latency distributions as an SVG picture.")
     var svg: String?
 
-    @Option(help: "Glasses drawn: catalogue frame id[:variant] or a .gltf/.glb/.obj model (default: the first catalogue frame).")
-    var frame: String?
+    @OptionGroup var glassesOptions: GlassesOptions
 
     @Flag(name: .customLong("no-demo"), help: "Leave the embedded demo out (only the --input files or the --device).")
     var noDemo = false
@@ -85,7 +84,7 @@ struct BenchCommand: ParsableCommand {
         let loadBefore = BenchMachine.loadAverage()
         let library = try PipelineFactory.glassesLibrary()
         let glasses: FittedGlasses
-        do { glasses = try library.load(frame) } catch let e as PipelineError { throw CLIError(e.description) }
+        do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         let runner = BenchRunner(makePipeline: { mode in
             var configuration = PipelineConfiguration()
             configuration.mode = mode

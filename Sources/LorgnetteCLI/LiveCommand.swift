@@ -8,7 +8,7 @@ import Media
 import Pipeline
 import PreviewServer
 
-/// `lorgnette live`: the try-on — capture → track → render the chosen frame on every face →
+/// `lorgnette live`: the try-on — capture → track → render the chosen glasses on every face →
 /// encode → sink.
 struct LiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +17,8 @@ struct LiveCommand: ParsableCommand {
         discussion: """
             Input: --device /dev/videoN or --input FILE (\(MediaFactory.inputHelp)); with neither, \
             /dev/video0 when it exists, else the embedded demo (the bundled portrait). \
-            --frame is a catalogue id[:variant] (see `lorgnette catalogue`; default: the first frame) or a \
-            .gltf/.glb/.obj model (metric glTF keeps its size; unitless models get --frame-width mm). \
+            --glasses is a catalogue id[:variant] (see `lorgnette catalogue`; default: the first) or a \
+            .gltf/.glb/.obj model (metric glTF keeps its size; unitless models get --glasses-width mm). \
             The glasses are fitted to the metric mean face (lens plane 12 mm in front of the cornea, \
             temples opened to the head width), follow the tracked 3D head pose and are hidden behind a \
             head occluder. Ctrl-C stops and finishes the output file.
@@ -36,8 +36,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Input file instead of a camera: \(MediaFactory.inputHelp).")
     var input: String?
 
-    @Option(help: "Glasses: catalogue frame id[:variant] or a .gltf/.glb/.obj model file.")
-    var frame: String?
+    @OptionGroup var glassesOptions: GlassesOptions
 
     @Option(name: [.short, .long], help: "Output video: .avi or .mjpeg (default live.avi; none with --http).")
     var output: String?
@@ -60,8 +59,6 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Camera capture size for --device.")
     var size = "640x480"
 
-    @Option(name: .customLong("frame-width"), help: "Frame width in mm for models without real-world units.")
-    var frameWidth: Float?
 
     @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
     var fov: String?
@@ -82,7 +79,6 @@ struct LiveCommand: ParsableCommand {
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
         if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
-        if let frameWidth, !(frameWidth > 10 && frameWidth < 1000) { throw ValidationError("--frame-width must be 10...1000 mm") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
         if let outputPath, !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
             throw ValidationError("--output must be a .avi or .mjpeg file, got '\(outputPath)'")
@@ -127,9 +123,10 @@ struct LiveCommand: ParsableCommand {
 
     private func live() throws {
         let items = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems)
+        let frameWidth = glassesOptions.widthMM
         let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth)
         let glasses: FittedGlasses
-        do { glasses = try library.load(frame) } catch let e as PipelineError { throw CLIError(e.description) }
+        do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         for warning in glasses.warnings { printError("warning: \(warning)") }
         var configuration = PipelineConfiguration()
         // Files: estimated from a pre-scan unless --fov is given; cameras and the demo: --fov or the webcam default.

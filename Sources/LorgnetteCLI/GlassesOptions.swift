@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// Which glasses to draw, declared once for `live` and `bench`. "Frame" means a video frame in this
+/// code base; the spectacles are glasses, so the option is `--glasses`. `--frame` and `--frame-width`
+/// stay as hidden aliases so existing scripts keep working.
+struct GlassesOptions: ParsableArguments {
+    @Option(help: "Glasses: catalogue id[:variant] (see `lorgnette catalogue`; default: the first) or a .gltf/.glb/.obj model file.")
+    var glasses: String?
+
+    @Option(help: ArgumentHelp("Old name of --glasses.", visibility: .hidden))
+    var frame: String?
+
+    @Option(name: .customLong("glasses-width"), help: "Width in mm of a model without real-world units.")
+    var glassesWidth: Float?
+
+    @Option(name: .customLong("frame-width"), help: ArgumentHelp("Old name of --glasses-width.", visibility: .hidden))
+    var frameWidth: Float?
+
+    /// The chosen glasses (nil: the catalogue's first).
+    var choice: String? { glasses ?? frame }
+    /// The width override in mm, when given.
+    var widthMM: Float? { glassesWidth ?? frameWidth }
+
+    func validate() throws {
+        if glasses != nil && frame != nil { throw ValidationError("give --glasses or its old name --frame, not both") }
+        if glassesWidth != nil && frameWidth != nil { throw ValidationError("give --glasses-width or its old name --frame-width, not both") }
+        if let w = widthMM, !(w > 10 && w < 1000) { throw ValidationError("--glasses-width must be 10...1000 mm") }
+    }
+}
