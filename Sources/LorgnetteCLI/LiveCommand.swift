@@ -193,9 +193,9 @@ struct LiveCommand: ParsableCommand {
         try sink?.finish()
         for issue in source.issues { printError("note: \(issue)") }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
-        print(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> %@",
-                     index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0,
-                     sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath ?? ""))
+        let written = sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath ?? ""
+        print(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> ",
+                     index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0) + written)
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("\(sourceName): no frames could be read") }
     }
