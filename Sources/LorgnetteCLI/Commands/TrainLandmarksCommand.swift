@@ -2,6 +2,7 @@ import ArgumentParser
 import FaceData
 import FaceDetection
 import Foundation
+import Imaging
 import Inputs
 import JPEGCodec
 import LandmarkTraining
@@ -74,6 +75,15 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("remap-from"), help: "Keep this model's cascade and only re-learn its box-to-shape mapping from --detector boxes (minutes, not a full training).")
     var remapFrom: String?
 
+    @Option(help: "Augmented copies per training face: turned, scaled and re-lit (0 = none).")
+    var augment = 0
+
+    @Option(name: .customLong("augment-rotation"), help: "Largest in-plane turn of an augmented copy, degrees.")
+    var augmentRotation: Float = 25
+
+    @Option(name: .customLong("augment-scale"), help: "Largest relative scale change of an augmented copy.")
+    var augmentScale: Float = 0.15
+
     @Option(help: "Worker threads (descriptors and BLAS).")
     var threads = 2
 
@@ -110,6 +120,13 @@ struct TrainLandmarksCommand: ParsableCommand {
         let loaded = try TrainingSet.load(directories: data, split: .training, limit: limit, decoder: PhotoDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable training faces") }
+        var annotated = loaded.faces
+        if augment > 0 {
+            var rng = SplitMix64(seed: seed &+ 7)
+            for face in loaded.faces {
+                for k in 0 ..< augment { annotated.append(Self.augmented(face, copy: k, rotation: augmentRotation, scale: augmentScale, rng: &rng)) }
+            }
+        }
 
         var detectorBoxes = DetectorBoxes(detector: nil)
         var boxSource = "canonical boxes (square on the landmarks' bounding box)"
@@ -119,15 +136,15 @@ struct TrainLandmarksCommand: ParsableCommand {
         }
         let bar0 = ProgressBar()
         var found: [FaceBox?] = []
-        for (i, f) in loaded.faces.enumerated() {
+        for (i, f) in annotated.enumerated() {
             found.append(detectorBoxes.box(in: f.image, landmarks: f.landmarks))
-            if detector != nil { bar0.update(Double(i + 1) / Double(loaded.faces.count), "detecting faces") }
+            if detector != nil { bar0.update(Double(i + 1) / Double(annotated.count), "detecting faces") }
         }
         bar0.finish()
         let detected = found.compactMap { $0 }.count
         if detector != nil { boxSource += " (found \(detected) of \(found.count); misses use the mean detector-to-canonical offset)" }
-        let boxes = DetectorBoxes.fillMisses(found, landmarks: loaded.faces.map(\.landmarks))
-        let faces = zip(loaded.faces, boxes).map { TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: $1) }
+        let boxes = DetectorBoxes.fillMisses(found, landmarks: annotated.map(\.landmarks))
+        let faces = zip(annotated, boxes).map { TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: $1) }
         printError("loaded \(faces.count) training faces in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; boxes: \(boxSource)")
 
         if let remapFrom {
@@ -173,5 +190,22 @@ struct TrainLandmarksCommand: ParsableCommand {
         let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
         try Data(bytes).write(to: URL(fileURLWithPath: out))
         printError(String(format: "wrote %@ (%d bytes, %d stages) in %.0f s", out, bytes.count, cascade.stages.count, Date().timeIntervalSince(started)))
+    }
+
+    /// A training face turned by up to ±`rotation` degrees and scaled by up to ±`scale` about its
+    /// landmarks' centre, with its contrast (0.7-1.3) and brightness (±25 levels) changed.
+    static func augmented(_ face: AnnotatedFace, copy: Int, rotation: Float, scale: Float, rng: inout SplitMix64) -> AnnotatedFace {
+        let centre = face.landmarks.reduce(SIMD2<Float>(0, 0), +) / Float(face.landmarks.count)
+        let angle = rng.symmetric() * rotation * .pi / 180, s = 1 + rng.symmetric() * scale
+        // target = centre + s R (source - centre)
+        let targetFromSource = Affine2D.similarity(scale: s, angle: angle, translation: .zero)
+        let t = centre - targetFromSource.apply(centre)
+        let forward = Affine2D(a: targetFromSource.a, b: targetFromSource.b, tx: t.x, c: targetFromSource.c, d: targetFromSource.d, ty: t.y)
+        var image = face.image.warped(width: face.image.width, height: face.image.height, sourceFromTarget: forward.inverted ?? .identity)
+        let contrast = 1 + 0.3 * rng.symmetric(), brightness = 25 * rng.symmetric()
+        for i in image.pixels.indices {
+            image.pixels[i] = UInt8(max(0, min(255, (contrast * (Float(image.pixels[i]) - 128) + 128 + brightness).rounded())))
+        }
+        return AnnotatedFace(name: face.name + "~\(copy)", image: image, landmarks: face.landmarks.map(forward.apply))
     }
 }
