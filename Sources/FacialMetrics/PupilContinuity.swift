@@ -18,8 +18,14 @@ public struct PupilContinuity: Sendable {
     public var maximumOffset: Float = 0.35
     /// Trusted diameters kept for the median (both eyes).
     public var historyLength = 31
+    /// A trusted pupil that moved more than this (eye widths) from the held one is held for a frame
+    /// and taken only when the next frame's agrees with it within half of it (a saccade stays
+    /// where it went; a misfit on a lash does not).
+    public var jumpConfirmation: Float = 0.12
 
     private var held: (left: SIMD2<Float>, right: SIMD2<Float>)?
+    /// A jump waiting for the next frame to confirm it.
+    private var pending: (left: SIMD2<Float>?, right: SIMD2<Float>?) = (nil, nil)
     private var irises: [Double] = []
     private var next = 0
 
@@ -28,6 +34,7 @@ public struct PupilContinuity: Sendable {
     /// Forgets the person (a new face, a new session).
     public mutating func reset() {
         held = nil
+        pending = (nil, nil)
         irises.removeAll(keepingCapacity: true)
         next = 0
     }
@@ -36,8 +43,12 @@ public struct PupilContinuity: Sendable {
     public mutating func apply(_ eyes: EyePair, landmarks: [SIMD2<Float>]) -> EyePair {
         let leftFrame = EyeFrame(landmarks[36], landmarks[39]), rightFrame = EyeFrame(landmarks[42], landmarks[45])
         let median = irises.count >= 5 ? Self.median(irises) : nil
-        let leftTrusted = trusted(eyes.left, frame: leftFrame, median: median)
-        let rightTrusted = trusted(eyes.right, frame: rightFrame, median: median)
+        var leftTrusted = trusted(eyes.left, frame: leftFrame, median: median)
+        var rightTrusted = trusted(eyes.right, frame: rightFrame, median: median)
+        if let held {
+            leftTrusted = leftTrusted && confirmed(leftFrame.offset(of: eyes.left.pupil), held: held.left, pending: &pending.left)
+            rightTrusted = rightTrusted && confirmed(rightFrame.offset(of: eyes.right.pupil), held: held.right, pending: &pending.right)
+        }
         var out = eyes
         var offsets = held ?? (leftFrame.offset(of: eyes.left.pupil), rightFrame.offset(of: eyes.right.pupil))
         if leftTrusted { offsets.left = leftFrame.offset(of: eyes.left.pupil); remember(eyes.left.irisDiameterPx!) }
@@ -53,6 +64,17 @@ public struct PupilContinuity: Sendable {
         if let median, abs(d / median - 1) > irisTolerance { return false }
         let o = frame.offset(of: eye.pupil)
         return abs(o.x) <= maximumOffset && abs(o.y) <= maximumOffset
+    }
+
+    /// Whether a trusted pupil at `offset` may replace the `held` one now: at once when it is near
+    /// it, else when the previous frame's jump already went to about the same place.
+    private func confirmed(_ offset: SIMD2<Float>, held: SIMD2<Float>, pending: inout SIMD2<Float>?) -> Bool {
+        func distance(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Float { ((a - b) * (a - b)).sum().squareRoot() }
+        defer { if distance(offset, held) <= jumpConfirmation { pending = nil } }
+        if distance(offset, held) <= jumpConfirmation { return true }
+        if let p = pending, distance(offset, p) <= jumpConfirmation / 2 { pending = nil; return true }
+        pending = offset
+        return false
     }
 
     private mutating func remember(_ diameter: Double) {

@@ -35,6 +35,13 @@ struct PupilContinuityTests {
                                landmarks: moved)
         #expect(out.left.source == .held && abs(out.left.pupil.y - 100) < 1e-3)
         #expect(out.right.source == .held && abs(out.right.pupil.x - 208) < 1e-3)
+        // A one-frame jump of a quarter eye width (a fit on the lashes) is held; the same jump on two
+        // frames in a row (the eye looked aside) is taken on the second.
+        let aside = EyePair(left: Self.eye(SIMD2(138, 100), iris: 26), right: Self.eye(SIMD2(218, 100), iris: 26))
+        out = continuity.apply(aside, landmarks: moved)
+        #expect(out.left.source == .held && abs(out.left.pupil.x - 128) < 1e-3)
+        out = continuity.apply(aside, landmarks: moved)
+        #expect(out.left.source == .limbus && out.left.pupil == SIMD2(138, 100))
         // After a reset nothing is held: the fallback passes through.
         continuity.reset()
         out = continuity.apply(EyePair(left: Self.eye(SIMD2(130, 104), iris: nil, open: false), right: Self.eye(SIMD2(210, 104), iris: nil, open: false)),
