@@ -94,7 +94,6 @@ let package = Package(
         ),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "Imaging"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "Media", "Imaging", "JPEGCodec", "PNGCodec"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),

@@ -42,27 +42,27 @@ public struct PupilContinuity: Sendable {
     /// `eyes` with untrusted pupils replaced by the held ones; remembers the trusted ones.
     public mutating func apply(_ eyes: EyePair, landmarks: [SIMD2<Float>]) -> EyePair {
         let leftFrame = EyeFrame(landmarks[36], landmarks[39]), rightFrame = EyeFrame(landmarks[42], landmarks[45])
+        let measured = (left: leftFrame.offset(of: eyes.left.pupil), right: rightFrame.offset(of: eyes.right.pupil))
         let median = irises.count >= 5 ? Self.median(irises) : nil
-        var leftTrusted = trusted(eyes.left, frame: leftFrame, median: median)
-        var rightTrusted = trusted(eyes.right, frame: rightFrame, median: median)
+        var leftTrusted = trusted(eyes.left, offset: measured.left, median: median)
+        var rightTrusted = trusted(eyes.right, offset: measured.right, median: median)
         if let held {
-            leftTrusted = leftTrusted && confirmed(leftFrame.offset(of: eyes.left.pupil), held: held.left, pending: &pending.left)
-            rightTrusted = rightTrusted && confirmed(rightFrame.offset(of: eyes.right.pupil), held: held.right, pending: &pending.right)
+            leftTrusted = leftTrusted && confirmed(measured.left, held: held.left, pending: &pending.left)
+            rightTrusted = rightTrusted && confirmed(measured.right, held: held.right, pending: &pending.right)
         }
         var out = eyes
-        var offsets = held ?? (leftFrame.offset(of: eyes.left.pupil), rightFrame.offset(of: eyes.right.pupil))
-        if leftTrusted { offsets.left = leftFrame.offset(of: eyes.left.pupil); remember(eyes.left.irisDiameterPx!) }
+        var offsets = held ?? measured
+        if leftTrusted { offsets.left = measured.left; remember(eyes.left.irisDiameterPx!) }
         else if held != nil { out.left = Self.holding(eyes.left, at: leftFrame.point(at: offsets.left)) }
-        if rightTrusted { offsets.right = rightFrame.offset(of: eyes.right.pupil); remember(eyes.right.irisDiameterPx!) }
+        if rightTrusted { offsets.right = measured.right; remember(eyes.right.irisDiameterPx!) }
         else if held != nil { out.right = Self.holding(eyes.right, at: rightFrame.point(at: offsets.right)) }
         if leftTrusted || rightTrusted || held != nil { held = offsets }
         return out
     }
 
-    private func trusted(_ eye: RefinedEye, frame: EyeFrame, median: Double?) -> Bool {
+    private func trusted(_ eye: RefinedEye, offset o: SIMD2<Float>, median: Double?) -> Bool {
         guard eye.source == .limbus, eye.isOpen, let d = eye.irisDiameterPx, d > 0 else { return false }
         if let median, abs(d / median - 1) > irisTolerance { return false }
-        let o = frame.offset(of: eye.pupil)
         return abs(o.x) <= maximumOffset && abs(o.y) <= maximumOffset
     }
 
@@ -70,9 +70,10 @@ public struct PupilContinuity: Sendable {
     /// it, else when the previous frame's jump already went to about the same place.
     private func confirmed(_ offset: SIMD2<Float>, held: SIMD2<Float>, pending: inout SIMD2<Float>?) -> Bool {
         func distance(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Float { ((a - b) * (a - b)).sum().squareRoot() }
-        defer { if distance(offset, held) <= jumpConfirmation { pending = nil } }
-        if distance(offset, held) <= jumpConfirmation { return true }
-        if let p = pending, distance(offset, p) <= jumpConfirmation / 2 { pending = nil; return true }
+        if distance(offset, held) <= jumpConfirmation || pending.map({ distance(offset, $0) <= jumpConfirmation / 2 }) == true {
+            pending = nil
+            return true
+        }
         pending = offset
         return false
     }

@@ -58,12 +58,13 @@ public final class PupilRefiner {
         for i in 36 ... 47 { shrunk[i] = (landmarks[i] - origin + 0.5) / f - 0.5 }
         func back(_ e: RefinedEye, first: Int) -> RefinedEye {
             var out = e
+            let contour = EyeContour(landmarks: landmarks, first: first)
             // The contour fallback is recomputed at full resolution (the same centroid, unrounded).
-            out.pupil = e.source == .limbus ? (e.pupil + 0.5) * f - 0.5 + origin : EyeContour(landmarks: landmarks, first: first).centroid
+            out.pupil = e.source == .limbus ? (e.pupil + 0.5) * f - 0.5 + origin : contour.centroid
             out.irisDiameterPx = e.irisDiameterPx.map { $0 * Double(f) }
             // Contrast and residual stay as the refiner saw them at the working size: the measurement
             // gate's sharpness thresholds are judged there.
-            out.lidOpeningPx = EyeContour(landmarks: landmarks, first: first).lidOpening
+            out.lidOpeningPx = contour.lidOpening
             return out
         }
         return EyePair(left: back(refine(small, eye: EyeContour(landmarks: shrunk, first: 36)), first: 36),

@@ -15,7 +15,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     public var swapsAxes: Bool { rawValue >= 5 }
 
     /// The stored pixel that lands at upright position (x, y), for an upright image `width x height`.
-    @inlinable func storedPosition(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+    func storedPosition(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
         switch self {
         case .upright: return (x, y)
         case .mirrored: return (width - 1 - x, y)

@@ -15,10 +15,10 @@ public enum InputKind: String, Sendable {
     case photo = "photo"
     case imageFolder = "folder of images"
 
-    /// A recording (a video file or the demo clip) rather than still photographs.
-    public var isRecording: Bool { self == .mjpegStream || self == .avi }
     /// One still picture.
     public var isPhoto: Bool { self == .photo }
+    /// Still pictures (one, or a folder of them), whose faces may have any size and position.
+    public var isStills: Bool { self == .photo || self == .imageFolder }
 }
 
 /// The one way in: every command that reads frames from a file, a folder, a photo or the demo

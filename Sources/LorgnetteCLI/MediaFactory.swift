@@ -39,10 +39,7 @@ enum MediaFactory {
 
     /// True when `spec` is a photo or a folder of images: inputs whose faces may have any size and
     /// position, which `PhotoFaceDetector` finds (video keeps the tracker's plain detector).
-    static func isStills(_ spec: String) -> Bool {
-        let kind = InputOpener.kind(of: spec)
-        return kind == .photo || kind == .imageFolder
-    }
+    static func isStills(_ spec: String) -> Bool { InputOpener.kind(of: spec)?.isStills ?? false }
 
     static func hasExtension(_ path: String, _ extensions: Set<String>) -> Bool { InputOpener.hasExtension(path, extensions) }
     static func isDirectory(_ path: String) -> Bool { InputOpener.isDirectory(path) }

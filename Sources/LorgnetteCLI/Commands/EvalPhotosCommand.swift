@@ -157,10 +157,14 @@ struct EvalPhotosCommand: ParsableCommand {
                     try Data("version: 1\nn_points:  68\n{\n\(lines)\n}\n".utf8).write(to: URL(fileURLWithPath: stem + ".pts"))
                     sceneIndex += 1
                 }
-                let result = Self.measure(image, truth, finder: finder, cascade: cascade, minimumFitScore: minFitScore)
+                // One scan per scene, timed; the baseline model fits the same boxes.
+                let c0 = EvalLandmarksCommand.threadCPUSeconds()
+                let boxes = SceneBoxes(finder.detect(in: image))
+                let seconds = EvalLandmarksCommand.threadCPUSeconds() - c0
+                let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
                 sceneNames.append("scene_\(tally.faces - 1)_\(label)")
-                if let baseline { baselineTally.add(Self.measure(image, truth, finder: finder, cascade: baseline, minimumFitScore: minFitScore)) }
+                if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore)) }
                 perScale[label, default: Tally()].add(result)
             }
             if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
@@ -194,12 +198,9 @@ struct EvalPhotosCommand: ParsableCommand {
     }
 
     /// One scene: find the faces as `landmarks` does, and judge them against the annotation.
-    static func measure(_ image: GrayImage, _ truth: [SIMD2<Float>], finder: PhotoFaceDetector, cascade: LandmarkCascade,
+    static func measure(_ image: GrayImage, _ truth: [SIMD2<Float>], boxes: SceneBoxes, seconds: Double, cascade: LandmarkCascade,
                         minimumFitScore: Float) -> SceneResult {
-        let c0 = EvalLandmarksCommand.threadCPUSeconds()
-        _ = finder.detect(in: image)
-        let seconds = EvalLandmarksCommand.threadCPUSeconds() - c0
-        let faces = cascade.faces(in: image, detector: finder, minimumFitScore: minimumFitScore)
+        let faces = cascade.faces(in: image, detector: boxes, minimumFitScore: minimumFitScore)
         let canonical = FaceBox.canonical(landmarks: truth)
         let io = AlignmentError.normaliser(truth), ip = AlignmentError.interPupilNormaliser(truth)
         let fitBox = { (f: PhotoFace) in FaceBox.canonical(landmarks: f.landmarks) }
@@ -316,6 +317,14 @@ struct EvalPhotosCommand: ParsableCommand {
         print(line("all (\(photoProtocol.rawValue))", object))
         for key in perScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) { print(line("  " + key, summary(perScale[key]!))) }
     }
+}
+
+/// The photo detector's boxes for one scene, handed to `LandmarkCascade.faces(in:detector:)` so the
+/// scene is scanned once however many models fit it.
+final class SceneBoxes: FaceDetector {
+    let boxes: [FaceBox]
+    init(_ boxes: [FaceBox]) { self.boxes = boxes }
+    func detect(in image: GrayImage) -> [FaceBox] { boxes }
 }
 
 extension FaceBox {

@@ -115,6 +115,8 @@ struct MeasureCommand: ParsableCommand {
         let detector: HOGFaceDetector
         /// Photos: faces of any size, filling the frame or cut by its edge.
         let photoDetector: PhotoFaceDetector
+        /// Decodes every frame and photo (one codec state for the run, not one per frame).
+        let photos = PhotoDecoder()
         /// The tracking-confidence model, when it was trained for this landmark model.
         var confidence: TrackingConfidenceModel?
         let cascade: LandmarkCascade
@@ -169,7 +171,7 @@ struct MeasureCommand: ParsableCommand {
                 }
                 if kind.isPhoto {
                     guard let frame = try source.nextFrame() else { throw CLIError("\(path): no readable image") }
-                    try measureStill(try gray(frame), context, name: path)
+                    try measureStill(try gray(frame, context), context, name: path)
                 } else {
                     needFrames = minFrames
                     try measureVideo(source, context)
@@ -187,7 +189,7 @@ struct MeasureCommand: ParsableCommand {
         return .defaultWebcam(width: width, height: height)
     }
 
-    private func gray(_ frame: Frame) throws -> GrayImage { try PhotoDecoder().gray(frame.payload) }
+    private func gray(_ frame: Frame, _ c: Context) throws -> GrayImage { try c.photos.gray(frame.payload) }
 
     private func tracker(_ c: Context, _ cam: CameraIntrinsics, detector: (any FaceDetector)? = nil) -> FaceTracker {
         var config = FaceTrackerConfiguration()
@@ -287,7 +289,7 @@ struct MeasureCommand: ParsableCommand {
         var first: Double?
         while frames == nil || index < frames! {
             guard let frame = try source.nextFrame() else { break }
-            let image = try gray(frame)
+            let image = try gray(frame, c)
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
@@ -310,7 +312,7 @@ struct MeasureCommand: ParsableCommand {
         let target = max(minFrames, 45)
         while !Interrupt.requested, c.session.acceptedCount < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
-            let image = try gray(frame)
+            let image = try gray(frame, c)
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
