@@ -19,7 +19,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
         // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
         // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
         .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
@@ -77,6 +77,8 @@ let package = Package(
         .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
+        // The try-on as a webcam: frames written to a V4L2 output device (v4l2loopback).
+        .target(name: "VirtualCamera", dependencies: ["CV4L2", "Capture", "Imaging"], swiftSettings: optimized),
         // Live preview in the browser: MJPEG stream, status, frame switching over Hummingbird 2.
         .target(name: "PreviewServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")], swiftSettings: optimized),
 
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "LorgnetteCLI",
             dependencies: [
-                "Imaging", "Media", "JPEGCodec", "Capture", "CMallocCounter",
+                "Imaging", "Media", "JPEGCodec", "Capture", "VirtualCamera", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
                 "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
@@ -103,6 +105,7 @@ let package = Package(
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
         .testTarget(name: "LandmarksTests", dependencies: ["Inputs", "Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "Media", "Imaging", "JPEGCodec"]),
+        .testTarget(name: "VirtualCameraTests", dependencies: ["VirtualCamera", "Capture", "Imaging"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),

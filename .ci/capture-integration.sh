@@ -7,7 +7,8 @@
 #
 # Environment: LORGNETTE_SCRATCH (SwiftPM scratch path, default .build), VIVID_VM_DIR (default
 # <repo>/../shared/tools/vivid-vm), KEEP_OUT=1 to keep the output folder, CAPTURE_RELEASE=0 to
-# skip the release build (record then runs from the debug build; its timings mean little).
+# skip the release build (record then runs from the debug build; its timings mean little),
+# ONLY_VIRTUAL_CAMERA=1 to run only the virtual camera's part (issue 26) in the VM.
 # Time: the VM part takes 1.5-3 minutes (TCG emulation; measured 186 s with the host at load 12),
 # plus the builds; the first run also downloads the kernel and builds v4l2loopback (~1 minute).
 set -euo pipefail
@@ -17,6 +18,9 @@ if [ "${1:-}" = "--inside" ]; then
   OUT=$2 LORGNETTE=$3 BUNDLE=$4
   status=0
   fail() { echo "FAIL: $*" >&2; status=1; }
+  if [ "${ONLY_VIRTUAL_CAMERA:-0}" = 1 ]; then  # while working on the virtual camera: only its part
+    bash "$(dirname "$0")/virtual-camera-inside.sh" "$OUT" "$LORGNETTE" "$OUT/vc-frames"; exit $?
+  fi
   # vivid's emulated unplug: the node is unregistered until a handle closes while it is the only
   # one open. Hold a handle for a moment so the recorder sees the unplug before that happens.
   unplug() { ( exec 3<>/dev/video0; v4l2-ctl -d /dev/video0 --set-ctrl disconnect=1; sleep 1.5 ) || true; }
@@ -82,6 +86,9 @@ if [ "${1:-}" = "--inside" ]; then
   grep -q "1 reconnects" "$OUT/reconnect.txt" || fail "no reconnect counted"
 
   [ -n "${FEED:-}" ] && kill $FEED 2>/dev/null || true
+
+  echo "=== the try-on as a virtual camera (v4l2loopback output device)"
+  bash "$(dirname "$0")/virtual-camera-inside.sh" "$OUT" "$LORGNETTE" "$OUT/vc-frames" || fail "virtual camera"
   exit $status
 fi
 
@@ -124,8 +131,17 @@ export VIVID_TOOLS_BIN=${VIVID_TOOLS_BIN:-${TMPDIR:-/tmp}/vivid-vm-tools}
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/capture-integration.XXXXXX")
 [ "${KEEP_OUT:-0}" = 1 ] || trap 'rm -rf "$OUT"' EXIT
+# Frames for the virtual camera test: a dev clip's face at 320x320 (a test pattern without ../shared).
+mkdir -p "$OUT/vc-frames"
+CLIP=$REPO/../shared/data/videos/liveportrait_d18.mjpeg
+if [ -f "$CLIP" ]; then vc_input=(-f mjpeg -i "$CLIP"); else vc_input=(-f lavfi -i testsrc=size=320x320:rate=30); fi
+ffmpeg -nostdin -v error "${vc_input[@]}" -frames:v 60 -vf scale=320:320 -q:v 4 "$OUT/vc-frames/f_%03d.jpg"
+
 stamp "running in the vivid VM (output $OUT)"
 set +e
+# Two v4l2loopback devices: /dev/video1 fed with MJPEG (a webcam that sends MJPEG), /dev/video2 the
+# try-on's output (exclusive_caps=1: browsers list it as a camera once written to).
+VIVID_VM_MODULES="v4l2loopback devices=2 video_nr=1,2 exclusive_caps=1,1 card_label=loopback,Lorgnette max_buffers=4" \
 VIVID_VM_LOOPBACK=1 VIVID_VM_RW="$OUT" VIVID_VM_TIMEOUT=${VIVID_VM_TIMEOUT:-900} VIVID_VM_QUIET=1 \
   "$V/run-in-vivid-vm.sh" "$REPO/.ci/capture-integration.sh" --inside "$OUT" "$RELEASE_BIN/lorgnette" "$BUNDLE"
 vm_status=$?
@@ -138,12 +154,31 @@ fi
 
 # The recordings must play: count their frames with ffprobe on the host.
 status=0
-for f in yuyv.avi small.avi mjpeg.mjpeg drops.avi unplug.avi reconnect.avi; do
+recordings=(yuyv.avi small.avi mjpeg.mjpeg drops.avi unplug.avi reconnect.avi)
+[ "${ONLY_VIRTUAL_CAMERA:-0}" = 1 ] && recordings=()
+for f in "${recordings[@]}"; do
   [ -f "$OUT/$f" ] || { [ "$f" = mjpeg.mjpeg ] && continue; echo "capture-integration: $f missing" >&2; status=1; continue; }
   fmt=(); [ "${f##*.}" = mjpeg ] && fmt=(-f mjpeg)
   n=$(ffprobe -v error "${fmt[@]}" -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$OUT/$f" || echo 0)
   echo "capture-integration: $f plays, $n frames"
   [ "${n:-0}" -gt 0 ] 2>/dev/null || { echo "capture-integration: $f does not play" >&2; status=1; }
 done
+# The virtual camera's consumers: our own record's AVI plays with its 3 frames; ffmpeg's raw YUYV
+# holds whole frames of a picture (not a blank buffer).
+n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$OUT/vc-record.avi" 2>/dev/null || echo 0)
+echo "capture-integration: vc-record.avi (record from the virtual camera) plays, ${n:-0} frames"
+[ "${n:-0}" = 3 ] || { echo "capture-integration: vc-record.avi should hold 3 frames" >&2; status=1; }
+if [ -s "$OUT/vc-ffmpeg.yuv" ]; then
+  ffmpeg -nostdin -v error -f rawvideo -pix_fmt yuyv422 -s 320x320 -i "$OUT/vc-ffmpeg.yuv" -frames:v 1 -y "$OUT/vc-ffmpeg.png"
+  python3 - "$OUT/vc-ffmpeg.yuv" <<'PY' || status=1
+import sys
+data = open(sys.argv[1], "rb").read()
+frame = data[:320 * 320 * 2]
+luma = frame[0::2]
+spread = max(luma) - min(luma)
+print(f"capture-integration: ffmpeg's first virtual-camera frame: luma {min(luma)}-{max(luma)}")
+sys.exit(0 if spread > 60 else 1)
+PY
+fi
 [ $status -eq 0 ] && stamp "OK" || stamp "FAILED" >&2
 exit $status

@@ -55,6 +55,28 @@ int lv_munmap(void *start, size_t length) { return v4l2_munmap(start, length); }
 
 int lv_close(int fd) { return v4l2_close(fd); }
 
+int lv_open_output(const char *path) {
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct v4l2_capability cap;
+    memset(&cap, 0, sizeof cap);
+    if (lv_raw_ioctl(fd, VIDIOC_QUERYCAP, &cap) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved == EINVAL ? ENOTTY : saved;
+        return -1;
+    }
+    return fd;
+}
+
+int lv_raw_ioctl(int fd, unsigned long request, void *arg) {
+    int r;
+    do {
+        r = ioctl(fd, request, arg);
+    } while (r == -1 && errno == EINTR);
+    return r;
+}
+
 int64_t lv_monotonic_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -88,8 +110,12 @@ const uint32_t LV_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 const uint32_t LV_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 const uint32_t LV_PIX_FMT_BGR24 = V4L2_PIX_FMT_BGR24;
 const uint32_t LV_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
+const uint32_t LV_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
 
 const uint32_t LV_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+const uint32_t LV_BUF_TYPE_VIDEO_OUTPUT = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+const uint32_t LV_COLORSPACE_SMPTE170M = V4L2_COLORSPACE_SMPTE170M;
+const uint32_t LV_COLORSPACE_JPEG = V4L2_COLORSPACE_JPEG;
 const uint32_t LV_MEMORY_MMAP = V4L2_MEMORY_MMAP;
 const uint32_t LV_FIELD_ANY = V4L2_FIELD_ANY;
 const uint32_t LV_FIELD_NONE = V4L2_FIELD_NONE;
@@ -99,6 +125,8 @@ const uint32_t LV_BUF_FLAG_TIMESTAMP_MONOTONIC = V4L2_BUF_FLAG_TIMESTAMP_MONOTON
 
 const uint32_t LV_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
 const uint32_t LV_CAP_VIDEO_CAPTURE_MPLANE = V4L2_CAP_VIDEO_CAPTURE_MPLANE;
+const uint32_t LV_CAP_VIDEO_OUTPUT = V4L2_CAP_VIDEO_OUTPUT;
+const uint32_t LV_CAP_VIDEO_OUTPUT_MPLANE = V4L2_CAP_VIDEO_OUTPUT_MPLANE;
 const uint32_t LV_CAP_STREAMING = V4L2_CAP_STREAMING;
 const uint32_t LV_CAP_READWRITE = V4L2_CAP_READWRITE;
 const uint32_t LV_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;

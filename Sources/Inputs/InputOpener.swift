@@ -14,17 +14,21 @@ public enum InputKind: String, Sendable {
     case avi = "AVI"
     case photo = "photo"
     case imageFolder = "folder of images"
+    case standardInput = "MJPEG stream on standard input"
 
     /// One still picture.
     public var isPhoto: Bool { self == .photo }
     /// Still pictures (one, or a folder of them), whose faces may have any size and position.
     public var isStills: Bool { self == .photo || self == .imageFolder }
+    /// Can be opened again from its start (a pre-scan, a kiosk loop): everything but a pipe.
+    public var isReopenable: Bool { self != .standardInput }
 }
 
 /// The one way in: every command that reads frames from a file, a folder, a photo or the demo
 /// opens them here, so all accept the same inputs with the same errors.
 ///
-/// A spec is `demo` / `demo:WxH`; a folder (its image files in name order); a `.mjpeg`/`.mjpg` raw
+/// A spec is `demo` / `demo:WxH`; `-` (a raw MJPEG stream on standard input, as `ffmpeg -f mjpeg -`
+/// or GStreamer's `jpegenc ! fdsink` write it); a folder (its image files in name order); a `.mjpeg`/`.mjpg` raw
 /// stream; or a file recognised by its content: an AVI (RIFF "AVI "), or a photo (JPEG, PNG,
 /// PGM/PPM: `StillImageFormat`) whatever its extension says.
 public struct InputOpener {
@@ -38,11 +42,12 @@ public struct InputOpener {
         self.demoPhotoPath = demoPhotoPath
     }
 
-    public static let inputHelp = "demo (the embedded demo source), .mjpeg/.mjpg raw stream, .avi (MJPEG), a photo (JPEG, PNG, PGM/PPM, by content), or a folder of images"
+    public static let inputHelp = "demo (the embedded demo source), - (MJPEG on standard input), .mjpeg/.mjpg raw stream, .avi (MJPEG), a photo (JPEG, PNG, PGM/PPM, by content), or a folder of images"
 
     /// The kind `spec` would be opened as, without opening it (nil: not an input).
     public static func kind(of spec: String) -> InputKind? {
         if DemoInput.matches(spec) { return .demo }
+        if spec == "-" { return .standardInput }
         if isDirectory(spec) { return .imageFolder }
         if hasExtension(spec, ["mjpeg", "mjpg"]) { return .mjpegStream }
         guard let head = try? RandomAccessFile(path: spec).read(at: 0, count: 12) else {
@@ -68,6 +73,7 @@ public struct InputOpener {
             guard let demoPhotoPath else { throw InputError("\(spec): the demo's portrait (Models/demo/astronaut.jpg) was not found") }
             return (try DemoInput.open(spec, photoPath: demoPhotoPath, framesPerSecond: framesPerSecond), kind)
         case .mjpegStream: return (try MJPEGStreamSource(path: spec, framesPerSecond: framesPerSecond), kind)
+        case .standardInput: return (try MJPEGStreamSource(standardInput: (), framesPerSecond: framesPerSecond), kind)
         case .avi: return (try AVIFileSource(path: spec, framesPerSecond: framesPerSecond), kind)
         case .photo, .imageFolder:
             return (try ImageFolderSource(path: spec, decoder: PhotoDecoder(), framesPerSecond: framesPerSecond), kind)

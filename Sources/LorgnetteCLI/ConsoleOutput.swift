@@ -1,10 +1,28 @@
 import Foundation
+import Synchronization
 
 // Shared console formatting for the commands: errors and warnings on stderr, numbers for summaries.
 
-/// Writes `message` and a newline to standard error.
+/// Writes `message` and a newline to standard error. A full or closed stderr loses the message
+/// rather than ending the run (FileHandle's non-throwing `write` raises an exception on EPIPE).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    let bytes = Array((message + "\n").utf8)
+    var done = 0
+    while done < bytes.count {
+        let r = bytes[done...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if r < 0 && errno == EINTR { continue }
+        if r <= 0 { return }
+        done += r
+    }
+}
+
+/// Set when standard output carries frames (`--output -`): the commands' summaries then go to
+/// standard error, so the stream stays clean for the program reading it.
+let standardOutputCarriesFrames = Atomic<Bool>(false)
+
+/// A command's closing summary: on standard output, or on standard error while it carries frames.
+func printSummary(_ line: String) {
+    if standardOutputCarriesFrames.load(ordering: .relaxed) { printError(line) } else { print(line) }
 }
 
 /// Prints a source's recoverable issues as warnings on standard error (at most 10 lines).

@@ -13,7 +13,7 @@ struct CLIError: Error, CustomStringConvertible {
 /// by the output path's extension (or by being a folder).
 enum MediaFactory {
     static let inputHelp = InputOpener.inputHelp
-    static let outputHelp = ".mjpeg/.mjpg raw stream, .avi (MJPEG, OpenDML past 1 GB), or a folder (frame_000000.jpg, ...)"
+    static let outputHelp = "- (raw MJPEG on standard output), .mjpeg/.mjpg raw stream, .avi (MJPEG, OpenDML past 1 GB), or a folder (frame_000000.jpg, ...)"
 
     /// Opens `spec` (see `InputOpener`). Throws a one-line error for a missing file, an unknown
     /// format or a damaged container.
@@ -26,6 +26,10 @@ enum MediaFactory {
     /// `followTimestamps` (AVI only) keeps real-time playback for sources whose frames arrive
     /// slower than `framesPerSecond` (a camera dropping frames): see `AVIFileSink.Timing`.
     static func makeSink(_ path: String, framesPerSecond: Double, followTimestamps: Bool = false) throws -> FrameSink {
+        if path == "-" {
+            standardOutputCarriesFrames.store(true, ordering: .relaxed)
+            return try MJPEGFileSink(standardOutput: ())
+        }
         if hasExtension(path, ["mjpeg", "mjpg"]) { return try MJPEGFileSink(path: path) }
         if hasExtension(path, ["avi"]) {
             return try AVIFileSink(path: path, framesPerSecond: framesPerSecond,

@@ -15,6 +15,13 @@ public final class MJPEGFileSink: FrameSink {
         file = try OutputFile(path: path)
     }
 
+    /// Writes the stream to standard output (`-o -`), for ffmpeg's `-f mjpeg -i -` or GStreamer's
+    /// `fdsrc ! jpegparse`. A reader that closes the pipe makes `write` throw `MediaError.readerClosed`.
+    public init(standardOutput: Void) throws {
+        path = "standard output"
+        file = try OutputFile(duplicating: 1, name: path)
+    }
+
     deinit { try? finish() }
 
     public func write(jpeg: [UInt8], timestampSeconds: Double) throws {

@@ -26,9 +26,20 @@ public final class MJPEGStreamSource: FrameSource {
         return lines
     }
 
-    public init(path: String, framesPerSecond: Double? = nil, useSidecar: Bool = true) throws {
-        self.path = path
-        window = try StreamWindow(path: path)
+    public convenience init(path: String, framesPerSecond: Double? = nil, useSidecar: Bool = true) throws {
+        try self.init(window: StreamWindow(path: path), framesPerSecond: framesPerSecond, useSidecar: useSidecar)
+    }
+
+    /// The stream on standard input (`--input -`): frames as they arrive through the pipe, timed at
+    /// `framesPerSecond` (default 30: a pipe carries no timestamps).
+    public convenience init(standardInput: Void, framesPerSecond: Double? = nil) throws {
+        try self.init(window: StreamWindow(duplicating: 0, name: "standard input", chunkSize: 1 << 16),
+                      framesPerSecond: framesPerSecond, useSidecar: false)
+    }
+
+    private init(window: StreamWindow, framesPerSecond: Double?, useSidecar: Bool) throws {
+        path = window.path
+        self.window = window
         splitter = JPEGStreamSplitter(window: window)
         let sidecar = (useSidecar && framesPerSecond == nil) ? FrameTimeSidecar.lookUp(videoPath: path) : nil
         frameTimes = sidecar?.frameTimesSeconds

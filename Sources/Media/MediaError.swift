@@ -13,6 +13,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case limitExceeded(path: String, reason: String)
     /// A frame handed to a sink cannot be stored (not a JPEG, size differs from the first frame).
     case invalidFrame(path: String, reason: String)
+    /// The program reading a pipe we write to went away (EPIPE): the end of a run, not a failure.
+    case readerClosed(path: String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .io(let p, let r): return "\(p): I/O error: \(r)"
         case .limitExceeded(let p, let r): return "\(p): \(r)"
         case .invalidFrame(let p, let r): return "\(p): invalid frame: \(r)"
+        case .readerClosed(let p): return "\(p): the reader closed the pipe"
         }
     }
 }

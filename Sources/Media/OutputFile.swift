@@ -24,6 +24,15 @@ final class OutputFile {
         pending.reserveCapacity(1 << 16)
     }
 
+    /// Writes to a descriptor this process already has (standard output for `-o -`): a duplicate is
+    /// written and closed, the original stays open. Nothing is ever patched in a pipe.
+    init(duplicating descriptor: Int32, name: String) throws {
+        path = name
+        fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        guard fd >= 0 else { throw MediaError.cannotOpen(path: name, reason: systemErrorText()) }
+        pending.reserveCapacity(1 << 16)
+    }
+
     deinit { try? close() }
 
     func append(_ bytes: [UInt8]) {
@@ -68,6 +77,8 @@ final class OutputFile {
                 }
                 if r < 0 {
                     if errno == EINTR { continue }
+                    // With SIGPIPE ignored (the CLI does), a reader that left shows up here.
+                    if errno == EPIPE { throw MediaError.readerClosed(path: path) }
                     throw MediaError.io(path: path, reason: systemErrorText())
                 }
                 done += r

@@ -31,6 +31,15 @@ final class StreamWindow {
         chunk = [UInt8](repeating: 0, count: chunkSize)
     }
 
+    /// Reads a descriptor this process already has (standard input for `--input -`) through a
+    /// duplicate, which `close` closes; the original stays open.
+    init(duplicating descriptor: Int32, name: String, chunkSize: Int = 1 << 20) throws {
+        path = name
+        fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        guard fd >= 0 else { throw MediaError.cannotOpen(path: name, reason: systemErrorText()) }
+        chunk = [UInt8](repeating: 0, count: chunkSize)
+    }
+
     deinit { close() }
 
     func close() {

@@ -22,6 +22,11 @@ public struct PipelineConfiguration: Sendable {
     /// Each face's light is measured at most this often (seconds; 0: every frame) and smoothed in
     /// between: see `LightTracker.minimumIntervalSeconds`.
     public var lightIntervalSeconds = 0.1
+    /// Encode the try-on as JPEG (`PipelineOutput.jpeg`). Off when only a raw consumer (a virtual
+    /// camera taking YUYV) reads the frame: the encode is then the largest stage left.
+    public var encodesJPEG = true
+    /// Hand the composited frame itself out (`PipelineOutput.image`) for consumers that take pixels.
+    public var keepsImage = false
 
     public init() {}
 }

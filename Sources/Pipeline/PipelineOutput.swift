@@ -2,6 +2,7 @@ import FaceTracking
 import FacialMetrics
 import LightEstimation
 import Geometry
+import Imaging
 
 /// What the pipeline made of one input frame.
 public struct PipelineOutput: Sendable {
@@ -13,7 +14,8 @@ public struct PipelineOutput: Sendable {
     public var captureTimestamp: Double
     /// Faces that are tracked in this frame (lost ones are left out).
     public var anchors: [FaceAnchor]
-    /// The composited, annotated frame as a self-contained JPEG.
+    /// The composited, annotated frame as a self-contained JPEG (empty when the configuration does
+    /// not encode).
     public var jpeg: [UInt8]
     public var width: Int
     public var height: Int
@@ -28,4 +30,7 @@ public struct PipelineOutput: Sendable {
     /// Each tracked face's smoothed light estimate (face id and estimate, in anchor order; empty when
     /// lighting is fixed and the light overlay is off). Luminance-only on the tracking-only path.
     public var lights: [LightTracker.FaceLight] = []
+    /// The composited, annotated frame itself, when the configuration keeps it (`keepsImage`). It
+    /// shares the pipeline's canvas: let it go before the next `process`, or that frame's decode copies it.
+    public var image: RGBImage? = nil
 }

@@ -202,7 +202,7 @@ public final class TryOnPipeline: @unchecked Sendable {
             }
             timings.annotate = Self.lap(&clock)
 
-            try encoder.encode(canvas, quality: configuration.jpegQuality, into: &jpeg)
+            if configuration.encodesJPEG { try encoder.encode(canvas, quality: configuration.jpegQuality, into: &jpeg) }
             timings.encode = Self.lap(&clock)
         }
 
@@ -215,7 +215,7 @@ public final class TryOnPipeline: @unchecked Sendable {
         return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
                               anchors: anchors, jpeg: jpeg, width: width, height: height,
                               camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report,
-                              lights: lights)
+                              lights: lights, image: configuration.keepsImage && !trackingOnly ? canvas : nil)
     }
 
     /// Per face: the light gizmo (direction, colour temperature, intensities) beside the face box.

@@ -24,6 +24,13 @@ void *lv_mmap(int fd, size_t length, int64_t offset);
 int lv_munmap(void *start, size_t length);
 int lv_close(int fd);
 
+/// Opens `path` read-write, blocking and close-on-exec *without* libv4l2 (its conversions are for
+/// capture; an output device is written as it is). Fails with ENOTTY when VIDIOC_QUERYCAP is not
+/// understood. Returns the fd or -1 with errno set. Close with close(2).
+int lv_open_output(const char *path);
+/// ioctl(2) on a plain fd, retried on EINTR. Returns 0 or -1 with errno set.
+int lv_raw_ioctl(int fd, unsigned long request, void *arg);
+
 /// CLOCK_MONOTONIC in nanoseconds: the clock V4L2 buffer timestamps use when they carry
 /// V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC.
 int64_t lv_monotonic_ns(void);
@@ -57,8 +64,12 @@ extern const uint32_t LV_PIX_FMT_YUYV;
 extern const uint32_t LV_PIX_FMT_RGB24;
 extern const uint32_t LV_PIX_FMT_BGR24;
 extern const uint32_t LV_PIX_FMT_GREY;
+extern const uint32_t LV_PIX_FMT_YUV420;
 
 extern const uint32_t LV_BUF_TYPE_VIDEO_CAPTURE;
+extern const uint32_t LV_BUF_TYPE_VIDEO_OUTPUT;
+extern const uint32_t LV_COLORSPACE_SMPTE170M;
+extern const uint32_t LV_COLORSPACE_JPEG;
 extern const uint32_t LV_MEMORY_MMAP;
 extern const uint32_t LV_FIELD_ANY;
 extern const uint32_t LV_FIELD_NONE;
@@ -68,6 +79,8 @@ extern const uint32_t LV_BUF_FLAG_TIMESTAMP_MONOTONIC;
 
 extern const uint32_t LV_CAP_VIDEO_CAPTURE;
 extern const uint32_t LV_CAP_VIDEO_CAPTURE_MPLANE;
+extern const uint32_t LV_CAP_VIDEO_OUTPUT;
+extern const uint32_t LV_CAP_VIDEO_OUTPUT_MPLANE;
 extern const uint32_t LV_CAP_STREAMING;
 extern const uint32_t LV_CAP_READWRITE;
 extern const uint32_t LV_CAP_DEVICE_CAPS;

@@ -56,7 +56,7 @@ struct ConvertCommand: ParsableCommand {
     private func convert() throws {
         let inputPath = URL(fileURLWithPath: input).standardizedFileURL.path
         let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
-        if inputPath == outputPath { throw CLIError("output \(output) is the input") }
+        if inputPath == outputPath && input != "-" { throw CLIError("output \(output) is the input") }
 
         let started = Date()
         let (source, _) = try MediaFactory.openSource(input, framesPerSecond: fps)
@@ -75,6 +75,7 @@ struct ConvertCommand: ParsableCommand {
         var skipped = 0
         var encodedRaw = false
         var width: Int?, height: Int?
+        var readerClosed = false
         while true {
             if let maxFrames, sink.framesWritten >= maxFrames { break }
             if Interrupt.requested { break }
@@ -101,14 +102,14 @@ struct ConvertCommand: ParsableCommand {
                 encodedRaw = true
             }
             if !jpeg.isEmpty {
-                try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds)
+                do { try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds) } catch MediaError.readerClosed { readerClosed = true; break }
                 if width == nil, let header = JPEGFrameHeader(jpeg) { (width, height) = (header.width, header.height) }
             }
             if Interrupt.requested { break }
             guard let next = try source.nextFrame() else { break }
             frame = next
         }
-        try sink.finish()
+        if !readerClosed { try sink.finish() }
         printIssues(source.issues)
 
         let seconds = Date().timeIntervalSince(started)
@@ -125,7 +126,8 @@ struct ConvertCommand: ParsableCommand {
         if skipped > 0 { line += ", \(skipped) undecodable frames skipped" }
         if !source.issues.isEmpty { line += ", \(source.issues.count) input issues" }
         if Interrupt.requested { line += " (interrupted; output finished)" }
-        print(line)
+        if readerClosed { line += " (the reader closed the pipe)" }
+        printSummary(line)
     }
 
     private func outputBytes(_ path: String) -> Int? {

@@ -1,17 +1,20 @@
 import ArgumentParser
 import Capture
 import Foundation
+import VirtualCamera
 
 /// `lorgnette devices`: every V4L2 capture device with its formats, sizes and frame rates.
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the cameras (V4L2 capture devices) with their formats, sizes and frame rates.",
+        abstract: "List the cameras (V4L2 capture devices) with their formats, sizes and frame rates, and the output devices.",
         discussion: """
             Shows each /dev/videoN node that can capture video, its product name, driver and bus, \
             the stable /dev/v4l/by-id and by-path names that survive re-plugging, and every native \
-            pixel format with its frame sizes and rates. Metadata and output nodes are left out. \
-            Use a listed path or stable name with `lorgnette record --device`.
+            pixel format with its frame sizes and rates. Metadata nodes are left out. \
+            Use a listed path or stable name with `lorgnette record --device`. \
+            Output devices (v4l2loopback virtual cameras nobody writes to yet) are listed apart: \
+            give one to `lorgnette live --output`.
             """
     )
 
@@ -20,22 +23,31 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         let (devices, problems) = CaptureDevices.list()
+        let outputs = OutputDevices.list()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.keyEncodingStrategy = .convertToSnakeCase
-            let listing = DeviceListing(devices: devices.map(DeviceListing.Device.init), problems: problems)
+            let listing = DeviceListing(devices: devices.map(DeviceListing.Device.init), outputs: outputs, problems: problems)
             print(String(decoding: try encoder.encode(listing), as: UTF8.self))
             return
         }
         for problem in problems { printError("warning: \(problem)") }
         if devices.isEmpty {
             printError("no V4L2 capture devices found (no /dev/video* node that can capture video)")
-            return
         }
         for (i, device) in devices.enumerated() {
             if i > 0 { print("") }
             print(Self.describe(device))
+        }
+        if !outputs.isEmpty {
+            if !devices.isEmpty { print("") }
+            print("Output devices (virtual cameras for `lorgnette live --output`):")
+            for output in outputs {
+                print("\(output.path): \(output.name)")
+                print("  driver \(output.driver), \(output.capabilities.joined(separator: ", "))")
+                for name in output.stableNames { print("  also \(name)") }
+            }
         }
     }
 
@@ -116,5 +128,7 @@ private struct DeviceListing: Encodable {
     }
 
     var devices: [Device]
+    /// V4L2 output devices (added with the virtual camera; readers of the earlier shape ignore it).
+    var outputs: [OutputDeviceDescription]
     var problems: [String]
 }

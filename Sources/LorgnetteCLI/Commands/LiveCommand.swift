@@ -5,8 +5,10 @@ import Compositor
 import Foundation
 import Geometry
 import Media
+import Inputs
 import Pipeline
 import PreviewServer
+import VirtualCamera
 
 /// `lorgnette live`: the try-on — capture → track → render the chosen glasses on every face →
 /// encode → sink.
@@ -27,6 +29,14 @@ struct LiveCommand: ParsableCommand {
             as JSON and POST /frame to switch glasses. With --http no file is written unless -o is given, \
             and without --frames/--seconds a file or demo input plays at its frame rate and starts again \
             at its end, so the preview runs until Ctrl-C.
+            --output /dev/videoN writes the try-on to a V4L2 output device, a virtual camera that \
+            browsers, Zoom and OBS list like a webcam (make one with `sudo modprobe v4l2loopback \
+            exclusive_caps=1 card_label=Lorgnette`; `lorgnette devices` lists output devices): YUYV \
+            unless --output-format says i420 or mjpeg, at the input's size and rate; the newest frame \
+            is written on a thread of its own, so a slow or absent viewer never holds the try-on back. \
+            --input - reads an MJPEG stream from standard input and --output - writes one to standard \
+            output (`ffmpeg -f mjpeg -i -`, GStreamer `fdsrc ! jpegparse`); the summary then goes to \
+            standard error, and a reader that closes the pipe ends the run cleanly.
             """
     )
 
@@ -38,8 +48,11 @@ struct LiveCommand: ParsableCommand {
 
     @OptionGroup var glassesOptions: GlassesOptions
 
-    @Option(name: [.short, .long], help: "Output video: .avi or .mjpeg (default live.avi; none with --http).")
+    @Option(name: [.short, .long], help: "Output: .avi or .mjpeg file, - (MJPEG on standard output) or a V4L2 output device /dev/videoN (default live.avi; none with --http).")
     var output: String?
+
+    @Option(name: .customLong("output-format"), help: "Pixel format for an output device: yuyv (default), i420 or mjpeg.")
+    var outputFormat: OutputPixelFormat?
 
     @Option(help: "Serve the live preview in a browser on HOST:PORT (loopback when only :PORT or PORT is given).")
     var http: String?
@@ -80,8 +93,11 @@ struct LiveCommand: ParsableCommand {
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
         if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
-        if let outputPath, !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
-            throw ValidationError("--output must be a .avi or .mjpeg file, got '\(outputPath)'")
+        if let outputPath, case .file = LiveOutputTarget(outputPath), !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
+            throw ValidationError("--output must be a .avi or .mjpeg file, - or a video output device /dev/videoN, got '\(outputPath)'")
+        }
+        if outputFormat != nil, outputPath.map(LiveOutputTarget.init).map({ if case .device = $0 { return false } else { return true } }) ?? true {
+            throw ValidationError("--output-format applies to a video output device (--output /dev/videoN)")
         }
         if let http {
             do { _ = try PreviewConfiguration.parse(http) } catch let e as PreviewError { throw ValidationError("--http: \(e)") }
@@ -116,9 +132,11 @@ struct LiveCommand: ParsableCommand {
         return (try servedSource { try MediaFactory.openSource("demo").source }, "demo")
     }
 
-    /// With --http and no --frames/--seconds, a file or the demo plays in real time and loops (a kiosk).
+    /// With --http and no --frames/--seconds, a file or the demo plays in real time and loops (a kiosk);
+    /// a pipe plays once.
     private func servedSource(_ open: @escaping () throws -> FrameSource) throws -> FrameSource {
-        http != nil && frames == nil && seconds == nil ? try KioskSource(paced: true, open: open) : try open()
+        let loops = http != nil && frames == nil && seconds == nil && (input.flatMap(InputOpener.kind)?.isReopenable ?? true)
+        return loops ? try KioskSource(paced: true, open: open) : try open()
     }
 
     private func live() throws {
@@ -141,6 +159,14 @@ struct LiveCommand: ParsableCommand {
         configuration.overlay = items
         configuration.jpegQuality = quality
         configuration.measureFaces = http != nil
+        let target = outputPath.map(LiveOutputTarget.init)
+        // The virtual camera is opened now: a missing, capture-only or busy device fails before the run.
+        var virtualCamera: VirtualCameraSink?
+        if case .device(let path) = target {
+            virtualCamera = try VirtualCameraSink(path: path, formats: outputFormat.map { [$0] } ?? [.yuyv, .i420])
+            configuration.keepsImage = true
+            configuration.encodesJPEG = http != nil || outputFormat == .mjpeg
+        }
         let pipeline = try PipelineFactory.makePipeline(glasses: glasses, face: library.face, configuration: configuration,
                                                         stills: input.map(MediaFactory.isStills) ?? false)
 
@@ -167,8 +193,9 @@ struct LiveCommand: ParsableCommand {
 
         var sink: FrameSink?
         Interrupt.install()
-        var index = 0, withFace = 0
+        var index = 0, withFace = 0, readerClosed = false
         let wallStart = DispatchTime.now().uptimeNanoseconds
+        let framesPerSecond = source.info.framesPerSecond ?? 30
         // A failure mid-stream (corrupt frame, unplugged camera) still finishes the file, so what was
         // written stays playable; the error is reported after.
         do {
@@ -177,25 +204,41 @@ struct LiveCommand: ParsableCommand {
                 guard let frame = try source.nextFrame() else { break }
                 let output = try pipeline.process(frame)
                 if let seconds, output.time >= seconds { break }
-                if !output.anchors.isEmpty { withFace += 1 }
                 preview?.publish(output, pipeline: pipeline)
-                if sink == nil, let outputPath {
-                    sink = try MediaFactory.makeSink(outputPath, framesPerSecond: source.info.framesPerSecond ?? 30,
+                if let virtualCamera, let image = output.image {
+                    try virtualCamera.send(image: image, jpeg: output.jpeg, framesPerSecond: framesPerSecond)
+                } else if sink == nil, let outputPath {
+                    sink = try MediaFactory.makeSink(outputPath, framesPerSecond: framesPerSecond,
                                                      followTimestamps: device != nil || sourceName.hasPrefix("/dev/"))
                 }
-                try sink?.write(jpeg: output.jpeg, timestampSeconds: output.time)
+                do {
+                    try sink?.write(jpeg: output.jpeg, timestampSeconds: output.time)
+                } catch MediaError.readerClosed {
+                    // The program reading our standard output is done (`| head -c`, a closed ffplay).
+                    readerClosed = true
+                    break
+                }
+                if !output.anchors.isEmpty { withFace += 1 }
                 index += 1
             }
         } catch {
             try? sink?.finish()
+            try? virtualCamera?.finish()
             throw error
         }
-        try sink?.finish()
+        if !readerClosed { try sink?.finish() }
+        try virtualCamera?.finish()
         for issue in source.issues { printError("note: \(issue)") }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
-        let written = sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath ?? ""
-        print(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> ",
-                     index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0) + written)
+        var written = sink == nil ? (outputPath == nil ? "no file" : "no output (no frames)") : outputPath == "-" ? "standard output" : outputPath ?? ""
+        if readerClosed { written += " (the reader closed the pipe)" }
+        if let virtualCamera, let path = outputPath {
+            let counts = virtualCamera.counts
+            written = virtualCamera.format.map { "\(path) (\($0)): \(counts.delivered) frames delivered, \(counts.superseded) superseded by newer ones" }
+                ?? "\(path): no frames"
+        }
+        printSummary(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> ",
+                            index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0) + written)
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("\(sourceName): no frames could be read") }
     }

@@ -123,7 +123,7 @@ struct RecordCommand: ParsableCommand {
         var failure: Error?
         let wallStart = Date()
 
-        var delivered = 0
+        var delivered = 0, readerClosed = false
         while !Interrupt.requested {
             if let frames, delivered >= frames { break }
             let frame: Frame
@@ -149,14 +149,14 @@ struct RecordCommand: ParsableCommand {
             case .rgb(let image): jpeg = try encoder.encode(image, quality: quality)
             case .gray(let image): jpeg = try encoder.encode(image, quality: quality)
             }
-            try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds - start)
+            do { try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds - start) } catch MediaError.readerClosed { readerClosed = true; break }
         }
         // Finish before reporting a failure: the file must stay playable either way.
-        try sink?.finish()
+        if !readerClosed { try sink?.finish() }
         printIssues(camera.issues)
-        print(Self.summary(camera.statistics, written: sink?.framesWritten, output: output,
+        printSummary(Self.summary(camera.statistics, written: sink?.framesWritten, output: output,
                            wallSeconds: Date().timeIntervalSince(wallStart), interrupted: Interrupt.requested))
-        if let line = Self.timingLine(overheads: overheads, ages: ages) { print(line) }
+        if let line = Self.timingLine(overheads: overheads, ages: ages) { printSummary(line) }
         if let failure {
             printError("error: \(failure)")
             throw ExitCode.failure

@@ -17,7 +17,9 @@ enum FieldOfViewOption: Equatable {
     /// embedded demo, a photo moved by a synthetic camera, which keeps the webcam default).
     static func isRecording(_ input: String?) -> Bool {
         guard let input else { return false }
-        return InputOpener.kind(of: input) != .demo
+        // The demo has a known camera; a pipe cannot be read twice for the pre-scan.
+        guard let kind = InputOpener.kind(of: input) else { return true }
+        return kind != .demo && kind.isReopenable
     }
 
     /// What `--fov` accepts, for help texts.
