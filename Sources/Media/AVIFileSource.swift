@@ -283,11 +283,28 @@ public final class AVIFileSource: FrameSource {
 
     // MARK: - Indexes
 
+    /// Reads the `ix##` chunks the super index points at. Real index chunks are distinct and lie
+    /// side by side in the file, so together they hold at most the file's size: the bytes read are
+    /// bounded by it, and an entry seen before is skipped. A forged super index of 1,000,000 entries
+    /// each pointing at the whole file thus costs one read of the file, not a million (it took over a
+    /// minute); the time is linear in the entries plus the file size.
     private func readOpenDMLIndex(_ superIndex: [(offset: Int, size: Int)]) throws -> StreamChunks {
         var list: [FrameChunk] = []
         var streamIndex = 0
+        var seen = Set<Int>()
+        var bytesLeft = file.size
         for entry in superIndex {
-            let ix = try file.read(at: entry.offset, count: max(entry.size, 32))
+            guard entry.offset >= 0, entry.offset < file.size, seen.insert(entry.offset).inserted else {
+                log.add("OpenDML super index entry at offset \(entry.offset) repeats an entry or lies outside the file; ignored")
+                continue
+            }
+            let length = min(max(entry.size, 32), file.size - entry.offset)
+            guard length <= bytesLeft else {
+                log.add("OpenDML super index lists more index data than the file's \(file.size) bytes; its remaining entries are ignored")
+                break
+            }
+            bytesLeft -= length
+            let ix = try file.read(at: entry.offset, count: length)
             guard ix.count >= 32, ix.fourCC(at: 0).hasPrefix("ix") || ix.fourCC(at: 2) == "ix" else {
                 log.add("OpenDML index chunk at offset \(entry.offset) is missing or unreadable")
                 continue
