@@ -254,7 +254,7 @@ struct GLTFContext {
         let last = (acc.count - 1).multipliedReportingOverflow(by: stride)
         let end = last.partialValue.addingReportingOverflow(elementSize)
         guard !last.overflow, !end.overflow, end.partialValue <= viewLength - start else {
-            throw fail("\(name): accessor \(a) needs \(acc.count) elements of \(elementSize) bytes every \(stride) from byte \(start), more than bufferView \(viewIndex) holds (\(viewLength) bytes)")
+            throw fail("\(name): accessor \(a) needs \(acc.count) elements of \(elementSize) bytes every \(stride) from byte \(start), more than bufferView \(viewIndex) holds (\(viewLength) bytes; out of range)")
         }
     }
 

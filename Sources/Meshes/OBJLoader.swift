@@ -37,7 +37,8 @@ public struct OBJLoader {
             // Every number must be finite; coordinates also within `MeshLimits.maximumCoordinate`, so
             // that no NaN or infinity reaches the normals, the extent or the renderer.
             func number(_ i: Int) throws -> Float {
-                guard let f = Float(parts[i]), f.isFinite else { throw fail("'\(parts[i])' is not a finite number") }
+                guard let f = Float(parts[i]) else { throw fail("'\(parts[i])' is not a number") }
+                guard f.isFinite else { throw fail("'\(parts[i])' is not a finite number") }
                 guard abs(f) <= MeshLimits.maximumCoordinate else {
                     throw fail("'\(head)' value \(parts[i]) exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
                 }
