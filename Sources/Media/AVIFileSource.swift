@@ -93,7 +93,7 @@ public final class AVIFileSource: FrameSource {
                     header = try Self.parseHeaderList(try file.read(at: p + 12, count: min(end - p - 12, 16 << 20)), path: path)
                     sawHeader = true
                 } else if type == "movi" {
-                    movi.append((p + 12)..<end)
+                    movi.append((p + 12)..<max(p + 12, end))  // a forged size under 4 ends before it starts
                     moviFourCCOffset = p + 8
                     if size == 0 { break }  // unset size: the frames run to the end of the segment
                 }
@@ -128,7 +128,7 @@ public final class AVIFileSource: FrameSource {
                 let sub = try file.read(at: q, count: 12)
                 let subSize = Int(sub.u32LE(at: 4))
                 if sub.fourCC(at: 0) == "LIST", sub.fourCC(at: 8) == "movi" {
-                    movi.append((q + 12)..<min(q + 8 + subSize, end))
+                    movi.append((q + 12)..<max(q + 12, min(q + 8 + subSize, end)))
                 }
                 q += 8 + subSize + (subSize & 1)
             }

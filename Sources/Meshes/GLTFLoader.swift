@@ -373,6 +373,7 @@ struct GLTFContext {
         if let ta = p.attributes["TEXCOORD_0"] {
             let t = try floats(ta, expecting: 2, name: name)
             guard t.count == 2 * count else { throw fail("\(name): TEXCOORD_0 count differs from POSITION count") }
+            if let bad = t.first(where: { !$0.isFinite }) { throw fail("\(name): TEXCOORD_0 holds a non-finite value (\(bad))") }
             uvs = (0..<count).map { SIMD2<Float>(t[2 * $0], t[2 * $0 + 1]) }
         }
         var material = defaultMaterial

@@ -47,4 +47,17 @@ struct HostileMediaTests {
         #expect(source.info.frameCount == 1)
         #expect(source.issues.contains { $0.contains("repeats an entry or lies outside the file") })
     }
+
+    /// Found by the fuzz harness at 10x its CI size: a `movi` list whose size is under 4 made a
+    /// range that ends before it starts (a trap, undefined behaviour under -Ounchecked).
+    @Test("an AVI whose movi LIST declares 2 bytes opens or throws", arguments: [1, 2, 3])
+    func tinyMoviList(size: Int) throws {
+        let dir = try makeFuzzScratch("tiny-movi")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var bytes = try FuzzSeeds.avi(frames: 2, in: dir)
+        let movi = try #require((8..<bytes.count - 4).first { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) == "movi" })
+        Mutations.write(UInt32(size), at: movi - 4, bigEndian: false, into: &bytes)
+        FileManager.default.createFile(atPath: dir + "/tiny.avi", contents: Data(bytes))
+        if let source = try? AVIFileSource(path: dir + "/tiny.avi") { while try source.nextFrame() != nil {} }
+    }
 }
