@@ -117,6 +117,8 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
+        // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.
+        .testTarget(name: "FuzzTests", dependencies: ["Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "PNGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

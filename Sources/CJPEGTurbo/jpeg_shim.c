@@ -234,12 +234,15 @@ static int lj_start(lj_decoder *d, const uint8_t *data, size_t length, int color
     return LJ_OK;
 }
 
-int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_denom, int *width, int *height) {
+int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_denom, int *width, int *height,
+                   int *image_width, int *image_height) {
     lj_decoder_reset(d);
     if (setjmp(d->err.jump)) { jpeg_abort_decompress(&d->cinfo); return LJ_ERROR; }
     int status = lj_start(d, data, length, LJ_GRAY, scale_denom);
     *width = (int)d->cinfo.output_width;
     *height = (int)d->cinfo.output_height;
+    *image_width = (int)d->cinfo.image_width;
+    *image_height = (int)d->cinfo.image_height;
     jpeg_abort_decompress(&d->cinfo);
     return status;
 }

@@ -74,8 +74,9 @@ public struct HOGFaceDetectorModel: Sendable {
             throw corrupt("feature spec '\(a.metadata["feature"] ?? "none")' is not \(Self.featureSpec)")
         }
         let geometry = (a.metadata["window"] ?? "").split(separator: ",").compactMap { Int($0) }
-        guard geometry.count == 3, geometry[0] > 0, geometry[2] > 0, geometry[1] >= 0, geometry[1] + geometry[2] <= geometry[0],
-              geometry[0] <= 64,
+        // Each number is bounded before they are added, so a forged "window" cannot overflow the sum.
+        guard geometry.count == 3, geometry[0] > 0, geometry[0] <= 64, geometry[2] > 0, geometry[1] >= 0,
+              geometry[1] <= geometry[0], geometry[2] <= geometry[0], geometry[1] + geometry[2] <= geometry[0],
               let levels = a.metadata["levels_per_octave"].flatMap({ Int($0) }), (1 ... 16).contains(levels),
               let threshold = a.metadata["threshold"].flatMap({ Float($0) }), threshold.isFinite else {
             throw corrupt("bad window geometry, levels_per_octave or threshold metadata")

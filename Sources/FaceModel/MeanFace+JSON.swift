@@ -11,6 +11,11 @@ extension MeanFace {
     /// The `format` field of a mean-face file; files with another format or an unknown version are refused.
     public static let fileFormat = "lorgnette-mean-face"
     public static let fileVersion = 1
+    /// Largest coordinate magnitude in a mean-face file, in mm from the origin between the pupils.
+    /// A head is about 200 mm across, so every real point is within 150 mm; 1000 mm still accepts a
+    /// face in the wrong units by a factor of a few but refuses 1e30, whose squares overflow the
+    /// thin-plate spline's kernel (a NaN there became an out-of-bounds access).
+    public static let maximumCoordinateMM: Double = 1000
 
     /// Reads `Models/mean-face.json`: `{"format": "lorgnette-mean-face", "version": 1, "units": "mm",
     /// "landmarks": [[x, y, z] ×68], "pupils": [[x, y, z] ×2], "temples": [...×2], "ears": [...×2], "metadata": {...}}`.
@@ -33,6 +38,9 @@ extension MeanFace {
                 let values = row.compactMap { ($0 as? NSNumber)?.doubleValue }
                 guard values.count == 3, values.allSatisfy(\.isFinite) else {
                     throw MeanFaceError("mean-face file: a point in \"\(key)\" is not three finite numbers")
+                }
+                guard values.allSatisfy({ abs($0) <= Self.maximumCoordinateMM }) else {
+                    throw MeanFaceError("mean-face file: a point in \"\(key)\" (\(values)) lies more than \(Int(Self.maximumCoordinateMM)) mm from the origin between the pupils")
                 }
                 return SIMD3(values[0], values[1], values[2])
             }

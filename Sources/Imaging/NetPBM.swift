@@ -37,7 +37,13 @@ public enum NetPBM {
         guard width > 0, height > 0 else { throw NetPBMError("bad size \(width)x\(height)") }
         guard width <= 1 << 16, height <= 1 << 16 else { throw NetPBMError("size \(width)x\(height) too large") }
         guard maxval >= 1, maxval <= 65535 else { throw NetPBMError("bad maxval \(maxval)") }
+        if let reason = ImageSizeLimit.violation(width: width, height: height) { throw NetPBMError(reason) }
         let count = width * height * channels
+        // Every sample takes at least one byte of the file, in either form: a header that promises
+        // more samples than there are bytes is refused before the samples are allocated.
+        guard bytes.count - r.position >= count else {
+            throw NetPBMError("truncated data: \(width)x\(height) needs \(count) samples, the file has \(bytes.count - r.position) bytes left")
+        }
         var samples = [UInt8](repeating: 0, count: count)
         if ascii {
             for i in 0 ..< count { samples[i] = try rescale(r.number("sample"), maxval) }

@@ -11,8 +11,8 @@ import PNGCodec
 /// - PGM/PPM (P2, P3, P5, P6, any maxval).
 /// Images over `maximumPixels` are refused from their header, before any pixel is allocated.
 public final class PhotoDecoder: StillImageDecoding {
-    /// 100 Mpixel: seven 14-megapixel photos; a forged header cannot make the engine allocate gigabytes.
-    public static let maximumPixels = 100_000_000
+    /// The engine-wide cap (`ImageSizeLimit`): a forged header cannot make the engine allocate gigabytes.
+    public static let maximumPixels = ImageSizeLimit.maximumPixels
 
     private let jpeg = TurboJPEGDecoder()
     private let png: LibPNGDecoder
@@ -83,10 +83,7 @@ public final class PhotoDecoder: StillImageDecoding {
     }
 
     static func checkLimit(_ width: Int, _ height: Int) throws {
-        let area = width.multipliedReportingOverflow(by: height)
-        guard !area.overflow, area.partialValue <= maximumPixels else {
-            throw PhotoError("image \(width)x\(height) is larger than the \(maximumPixels / 1_000_000) Mpixel limit")
-        }
+        if let reason = ImageSizeLimit.violation(width: width, height: height) { throw PhotoError(reason) }
     }
 }
 

@@ -77,12 +77,16 @@ public final class TurboJPEGDecoder: JPEGDecoding {
     /// Tries before giving up (the rows then stay aligned: slower, same image).
     static let maximumTries = 256
 
+    /// The decoded size, after the frame header's size passed `ImageSizeLimit`: every decode (photos,
+    /// every frame of an MJPEG stream or AVI, textures) goes through here before its pixels are
+    /// allocated, so a forged SOF is refused from the header alone, at any DCT scale.
     private func outputSize(_ jpeg: [UInt8], scale: DCTScale) throws -> (Int, Int) {
-        var w: Int32 = 0, h: Int32 = 0
+        var w: Int32 = 0, h: Int32 = 0, fullW: Int32 = 0, fullH: Int32 = 0
         let status = jpeg.withUnsafeBufferPointer {
-            lj_output_size(handle, $0.baseAddress, $0.count, Int32(scale.rawValue), &w, &h)
+            lj_output_size(handle, $0.baseAddress, $0.count, Int32(scale.rawValue), &w, &h, &fullW, &fullH)
         }
         try check(status, length: jpeg.count)
+        if let reason = ImageSizeLimit.violation(width: Int(fullW), height: Int(fullH)) { throw JPEGError.unsupported(reason) }
         return (Int(w), Int(h))
     }
 

@@ -15,6 +15,8 @@ extension LandmarkCascade {
     /// Version 2 added optional shape features (`shape_feature_scale`); version 1 files have none.
     public static let archiveVersion = 2
     public static let supportedVersions = 1...2
+    /// Bound on the reference side and the stage strides (reference pixels).
+    static let maximumReferenceLength: Float = 10_000
 
     /// Serialises the cascade. Regression weights are stored as `weightEncoding` (float16 by default:
     /// half the size of float32 with no measurable change in accuracy); shapes and bases as float32.
@@ -43,7 +45,11 @@ extension LandmarkCascade {
         guard let n = m["landmarks"].flatMap(Int.init), n > 0 else { throw LandmarkModelError("landmark model: missing or bad 'landmarks' count") }
         guard let stageCount = m["stages"].flatMap(Int.init), stageCount > 0 else { throw LandmarkModelError("landmark model: missing or bad 'stages' count") }
         guard let spec = m["descriptor"].flatMap(DescriptorSpec.init(text:)) else { throw LandmarkModelError("landmark model: missing or bad 'descriptor' spec") }
-        guard let side = m["reference_side"].flatMap(Float.init), side > 0, side.isFinite else { throw LandmarkModelError("landmark model: missing or bad 'reference_side'") }
+        // The reference face is 96 px in the shipped model; a side outside 1...10000 (or a stride
+        // outside 0...10000) is damage, and would reach the crop's layout as an infinite scale.
+        guard let side = m["reference_side"].flatMap(Float.init), side >= 1, side <= Self.maximumReferenceLength else {
+            throw LandmarkModelError("landmark model: missing or bad 'reference_side' (must be 1...\(Self.maximumReferenceLength))")
+        }
         func points(_ name: String) throws -> [SIMD2<Float>] {
             let t = try archive.tensor(name)
             guard t.shape == [n, 2], t.values.allSatisfy(\.isFinite) else { throw LandmarkModelError("landmark model: tensor '\(name)' is not \(n)x2 finite values") }
@@ -59,8 +65,8 @@ extension LandmarkCascade {
         let featureCount = n * spec.length + (shapeScale > 0 ? 2 * n : 0) + 1
         var stages: [CascadeStage] = []
         for k in 0..<stageCount {
-            guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride.isFinite else {
-                throw LandmarkModelError("landmark model: stage \(k) lacks a valid stride")
+            guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride <= Self.maximumReferenceLength else {
+                throw LandmarkModelError("landmark model: stage \(k) lacks a valid stride (0...\(Self.maximumReferenceLength))")
             }
             let w = try archive.tensor("stage.\(k).weights")
             let b = try archive.tensor("stage.\(k).basis")

@@ -93,7 +93,7 @@ public final class AVIFileSource: FrameSource {
                     header = try Self.parseHeaderList(try file.read(at: p + 12, count: min(end - p - 12, 16 << 20)), path: path)
                     sawHeader = true
                 } else if type == "movi" {
-                    movi.append((p + 12)..<end)
+                    movi.append((p + 12)..<max(p + 12, end))  // a forged size under 4 ends before it starts
                     moviFourCCOffset = p + 8
                     if size == 0 { break }  // unset size: the frames run to the end of the segment
                 }
@@ -128,7 +128,7 @@ public final class AVIFileSource: FrameSource {
                 let sub = try file.read(at: q, count: 12)
                 let subSize = Int(sub.u32LE(at: 4))
                 if sub.fourCC(at: 0) == "LIST", sub.fourCC(at: 8) == "movi" {
-                    movi.append((q + 12)..<min(q + 8 + subSize, end))
+                    movi.append((q + 12)..<max(q + 12, min(q + 8 + subSize, end)))
                 }
                 q += 8 + subSize + (subSize & 1)
             }
@@ -283,11 +283,28 @@ public final class AVIFileSource: FrameSource {
 
     // MARK: - Indexes
 
+    /// Reads the `ix##` chunks the super index points at. Real index chunks are distinct and lie
+    /// side by side in the file, so together they hold at most the file's size: the bytes read are
+    /// bounded by it, and an entry seen before is skipped. A forged super index of 1,000,000 entries
+    /// each pointing at the whole file thus costs one read of the file, not a million (it took over a
+    /// minute); the time is linear in the entries plus the file size.
     private func readOpenDMLIndex(_ superIndex: [(offset: Int, size: Int)]) throws -> StreamChunks {
         var list: [FrameChunk] = []
         var streamIndex = 0
+        var seen = Set<Int>()
+        var bytesLeft = file.size
         for entry in superIndex {
-            let ix = try file.read(at: entry.offset, count: max(entry.size, 32))
+            guard entry.offset >= 0, entry.offset < file.size, seen.insert(entry.offset).inserted else {
+                log.add("OpenDML super index entry at offset \(entry.offset) repeats an entry or lies outside the file; ignored")
+                continue
+            }
+            let length = min(max(entry.size, 32), file.size - entry.offset)
+            guard length <= bytesLeft else {
+                log.add("OpenDML super index lists more index data than the file's \(file.size) bytes; its remaining entries are ignored")
+                break
+            }
+            bytesLeft -= length
+            let ix = try file.read(at: entry.offset, count: length)
             guard ix.count >= 32, ix.fourCC(at: 0).hasPrefix("ix") || ix.fourCC(at: 2) == "ix" else {
                 log.add("OpenDML index chunk at offset \(entry.offset) is missing or unreadable")
                 continue

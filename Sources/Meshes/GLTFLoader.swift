@@ -36,7 +36,8 @@ public struct GLTFLoader {
     func load(json: [UInt8], glbBinary: [UInt8]?, path: String) throws -> Mesh {
         let doc: GLTFDocument
         do { doc = try JSONDecoder().decode(GLTFDocument.self, from: Data(json)) } catch let e as DecodingError {
-            throw MeshError(path, "invalid glTF JSON: \(GLTFLoader.describe(e))")
+            let described = GLTFLoader.describe(e)
+            throw MeshError(path, described.isEmpty ? GLTFJSONDiagnosis.reason(json) : "invalid glTF JSON: \(described)")
         } catch {
             throw MeshError(path, "invalid glTF JSON: \(error)")
         }
@@ -56,6 +57,8 @@ public struct GLTFLoader {
             c.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch e {
+        case .dataCorrupted(let c) where c.codingPath.isEmpty && c.underlyingError == nil:
+            return "" // no position: the caller diagnoses the bytes itself (GLTFJSONDiagnosis)
         case .dataCorrupted(let c):
             if let underlying = c.underlyingError { return "\(pathString(c.codingPath)) \(underlying.localizedDescription)" }
             return "\(pathString(c.codingPath)) \(c.debugDescription)"
@@ -135,7 +138,9 @@ struct GLTFContext {
         }
         if primitives.isEmpty { throw fail("model has no triangles") }
         if !primitives.contains(where: { $0.materialIndex == defaultMaterial }) { materials.removeLast() }
-        return Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        try MeshLimits.checkExtent(of: mesh, path: path)
+        return mesh
     }
 
     func localTransform(_ node: GLTFDocument.Node, index: Int) throws -> Transform3D {
@@ -163,6 +168,7 @@ struct GLTFContext {
             guard let bin = glbBinary else { throw fail("buffer \(i) has no uri and there is no GLB binary chunk") }
             bytes = bin
         }
+        guard declared.byteLength >= 0 else { throw fail("buffer \(i) has a negative byteLength \(declared.byteLength)") }
         guard bytes.count >= declared.byteLength else {
             throw fail("buffer \(i) has \(bytes.count) bytes, fewer than its byteLength \(declared.byteLength)")
         }
@@ -195,8 +201,12 @@ struct GLTFContext {
         let view = views[v]
         let b = try buffer(view.buffer)
         let offset = view.byteOffset ?? 0
-        guard offset >= 0, view.byteLength >= 0, offset + view.byteLength <= b.count else {
-            throw fail("bufferView \(v) (bytes \(offset)..<\(offset + view.byteLength)) is out of range of buffer \(view.buffer) (\(b.count) bytes)")
+        // Compared as `length <= count - offset`, never `offset + length`, which overflows near Int.max.
+        guard offset >= 0, view.byteLength >= 0, offset <= b.count, view.byteLength <= b.count - offset else {
+            throw fail("bufferView \(v) (byteOffset \(offset), byteLength \(view.byteLength)) is out of range of buffer \(view.buffer) (\(b.count) bytes)")
+        }
+        if let stride = view.byteStride, !(1...MeshLimits.maximumByteStride).contains(stride) {
+            throw fail("bufferView \(v) byteStride \(stride) is outside 1...\(MeshLimits.maximumByteStride)")
         }
         return (b, offset, view.byteLength, view.byteStride)
     }
@@ -223,6 +233,31 @@ struct GLTFContext {
         }
     }
 
+    /// Refuses an accessor count over the limits before anything is allocated for it.
+    func checkCount(_ acc: GLTFDocument.Accessor, _ a: Int, name: String) throws {
+        guard acc.count >= 0 else { throw fail("\(name): accessor \(a) has a negative count \(acc.count)") }
+        let limit = acc.bufferView == nil ? MeshLimits.maximumZeroFilledElements : MeshLimits.maximumElements
+        guard acc.count <= limit else {
+            throw fail("\(name): accessor \(a) count \(acc.count) exceeds the limit of \(limit) elements" + (acc.bufferView == nil ? " for an accessor without a bufferView" : ""))
+        }
+    }
+
+    /// Checks that `count` elements of `elementSize` bytes, `stride` apart from `byteOffset`, lie
+    /// inside the bufferView. The count and stride are bounded first, so the end cannot overflow.
+    func checkSpan(_ acc: GLTFDocument.Accessor, _ a: Int, viewIndex: Int, viewLength: Int, elementSize: Int, stride: Int,
+                   name: String) throws {
+        let start = acc.byteOffset ?? 0
+        guard start >= 0, start <= viewLength else {
+            throw fail("\(name): accessor \(a) byteOffset \(start) is outside bufferView \(viewIndex) (\(viewLength) bytes)")
+        }
+        guard acc.count > 0 else { return }
+        let last = (acc.count - 1).multipliedReportingOverflow(by: stride)
+        let end = last.partialValue.addingReportingOverflow(elementSize)
+        guard !last.overflow, !end.overflow, end.partialValue <= viewLength - start else {
+            throw fail("\(name): accessor \(a) needs \(acc.count) elements of \(elementSize) bytes every \(stride) from byte \(start), more than bufferView \(viewIndex) holds (\(viewLength) bytes; out of range)")
+        }
+    }
+
     /// All elements of an accessor as floats (`count * components`), applying `normalized` as the
     /// spec defines it. A missing bufferView means all zeros.
     mutating func floats(_ a: Int, expecting components: Int, name: String) throws -> [Float] {
@@ -235,17 +270,14 @@ struct GLTFContext {
         guard let size = GLTFContext.componentSize(acc.componentType) else {
             throw fail("\(name): accessor \(a) has unknown componentType \(acc.componentType)")
         }
-        guard acc.count >= 0 else { throw fail("\(name): accessor \(a) has a negative count") }
+        try checkCount(acc, a, name: name)
         guard let viewIndex = acc.bufferView else { return [Float](repeating: 0, count: acc.count * n) }
         let view = try bufferView(viewIndex)
         let elementSize = n * size
         let stride = view.stride ?? elementSize
         let start = acc.byteOffset ?? 0
         guard stride >= elementSize else { throw fail("\(name): accessor \(a) byteStride \(stride) is smaller than its element (\(elementSize) bytes)") }
-        let needed = acc.count == 0 ? 0 : start + (acc.count - 1) * stride + elementSize
-        guard start >= 0, needed <= view.length else {
-            throw fail("\(name): accessor \(a) needs \(needed) bytes but bufferView \(viewIndex) has \(view.length) (out of range)")
-        }
+        try checkSpan(acc, a, viewIndex: viewIndex, viewLength: view.length, elementSize: elementSize, stride: stride, name: name)
         let normalized = acc.normalized ?? false
         let type = acc.componentType
         var out = [Float](repeating: 0, count: acc.count * n)
@@ -280,14 +312,13 @@ struct GLTFContext {
         }
         guard acc.sparse == nil else { throw fail("\(name): sparse accessor \(a) is not supported") }
         guard let viewIndex = acc.bufferView else { throw fail("\(name): index accessor \(a) has no bufferView") }
+        try checkCount(acc, a, name: name)
         let view = try bufferView(viewIndex)
         let size = GLTFContext.componentSize(acc.componentType)!
         let stride = view.stride ?? size
         let start = acc.byteOffset ?? 0
-        let needed = acc.count == 0 ? 0 : start + (acc.count - 1) * stride + size
-        guard start >= 0, acc.count >= 0, needed <= view.length else {
-            throw fail("\(name): index accessor \(a) needs \(needed) bytes but bufferView \(viewIndex) has \(view.length) (out of range)")
-        }
+        guard stride >= size else { throw fail("\(name): index accessor \(a) byteStride \(stride) is smaller than its element (\(size) bytes)") }
+        try checkSpan(acc, a, viewIndex: viewIndex, viewLength: view.length, elementSize: size, stride: stride, name: name)
         var out = [UInt32](repeating: 0, count: acc.count)
         var bad: UInt32? = nil
         view.bytes.withUnsafeBytes { raw in
@@ -321,8 +352,8 @@ struct GLTFContext {
         let pos = try floats(posAccessor, expecting: 3, name: name)
         let count = pos.count / 3
         var positions = (0..<count).map { world.apply(SIMD3<Float>(pos[3 * $0], pos[3 * $0 + 1], pos[3 * $0 + 2])) }
-        for v in positions where !v.x.isFinite || !v.y.isFinite || !v.z.isFinite {
-            throw fail("\(name): POSITION has a non-finite value")
+        for v in positions where !MeshLimits.isInRange(v) {
+            throw fail("\(name): POSITION \(v) (after node transforms) is not finite or exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
         }
         var raw: [UInt32]
         if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
@@ -342,6 +373,7 @@ struct GLTFContext {
         if let ta = p.attributes["TEXCOORD_0"] {
             let t = try floats(ta, expecting: 2, name: name)
             guard t.count == 2 * count else { throw fail("\(name): TEXCOORD_0 count differs from POSITION count") }
+            if let bad = t.first(where: { !$0.isFinite }) { throw fail("\(name): TEXCOORD_0 holds a non-finite value (\(bad))") }
             uvs = (0..<count).map { SIMD2<Float>(t[2 * $0], t[2 * $0 + 1]) }
         }
         var material = defaultMaterial
@@ -403,7 +435,7 @@ struct GLTFContext {
                         metallic: pbr?.metallicFactor ?? 1, roughness: pbr?.roughnessFactor ?? 1, alphaMode: alpha,
                         doubleSided: m.doubleSided ?? false,
                         transmission: ext?.KHR_materials_transmission.map { $0.transmissionFactor ?? 0 } ?? 0,
-                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5)
+                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5).clampedToValidRanges()
     }
 
     /// Decodes the images that materials use as base colour; returns the textures and a map from

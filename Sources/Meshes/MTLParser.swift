@@ -2,6 +2,11 @@ import Foundation
 
 /// Parses a Wavefront MTL material library into `Material`s (see `OBJLoader` for the mapping).
 /// Textures are keyed by the material's texture index within `textures`.
+///
+/// Numbers: a NaN or an infinity refuses the library with its line number (it is damage, and the
+/// renderer turned `Kd nan nan nan` into an out-of-bounds read); finite values outside their range
+/// are clamped (`Material.clampedToValidRanges`: `Kd 1.2` or `d 3e38` in a downloaded file means
+/// "full"), as is a negative `Ns`.
 enum MTLParser {
     struct Library {
         var materials: [Material] = []
@@ -19,7 +24,10 @@ enum MTLParser {
         let directory = (path as NSString).deletingLastPathComponent
         var lib = Library()
         var nextTexture = 0
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        var lineNumber = 0
+        // Lines are counted as the OBJ loader counts them: "\r\n" is two separators there too.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            lineNumber += 1
             let parts = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
                 .split(whereSeparator: { $0 == " " || $0 == "\t" }) ?? []
             guard let head = parts.first else { continue }
@@ -30,15 +38,19 @@ enum MTLParser {
             }
             guard !lib.materials.isEmpty else { continue }
             let i = lib.materials.count - 1
-            func number(_ k: Int) -> Float? { k < parts.count ? Float(parts[k]) : nil }
+            func number(_ k: Int) throws -> Float? {
+                guard k < parts.count, let v = Float(parts[k]) else { return nil }
+                guard v.isFinite else { throw MeshError(path, "line \(lineNumber): '\(head)' value \(parts[k]) is not a finite number") }
+                return v
+            }
             switch head {
             case "Kd":
-                if let r = number(1), let g = number(2), let b = number(3) {
+                if let r = try number(1), let g = try number(2), let b = try number(3) {
                     lib.materials[i].baseColor = [srgbToLinear(r), srgbToLinear(g), srgbToLinear(b), lib.materials[i].baseColor.w]
                 }
-            case "d": if let d = number(1) { lib.materials[i].baseColor.w = d }
-            case "Tr": if let t = number(1) { lib.materials[i].baseColor.w = 1 - t }
-            case "Ns": if let ns = number(1) { lib.materials[i].roughness = max(0.02, min(1, (2 / (ns + 2)).squareRoot())) }
+            case "d": if let d = try number(1) { lib.materials[i].baseColor.w = d }
+            case "Tr": if let t = try number(1) { lib.materials[i].baseColor.w = 1 - t }
+            case "Ns": if let ns = try number(1) { lib.materials[i].roughness = max(0.02, min(1, (2 / (max(ns, 0) + 2)).squareRoot())) }
             case "map_Kd":
                 guard let name = parts.last, parts.count >= 2 else { continue }
                 let file = directory.isEmpty ? String(name) : directory + "/" + name
@@ -54,7 +66,10 @@ enum MTLParser {
             default: continue
             }
         }
-        for i in lib.materials.indices where lib.materials[i].baseColor.w < 1 { lib.materials[i].alphaMode = .blend }
+        for i in lib.materials.indices {
+            lib.materials[i] = lib.materials[i].clampedToValidRanges()
+            if lib.materials[i].baseColor.w < 1 { lib.materials[i].alphaMode = .blend }
+        }
         return lib
     }
 }

@@ -39,6 +39,24 @@ public struct Material: Sendable, Equatable {
         self.indexOfRefraction = indexOfRefraction
     }
 
+    /// The material with every factor inside the range glTF defines for it (colour, alpha, metallic,
+    /// roughness, transmission and the MASK cutoff in 0...1; the index of refraction in 1...10, past
+    /// any real lens), a NaN becoming the glTF default. Loaders clamp rather than refuse: a colour of
+    /// 1.2 or 3e38 in a downloaded file means "full", and the renderer's colour arithmetic then
+    /// cannot produce the infinities and NaNs that it would turn into out-of-range table indices.
+    public func clampedToValidRanges() -> Material {
+        func clamp(_ v: Float, _ lo: Float, _ hi: Float, default d: Float) -> Float { v.isNaN ? d : min(max(v, lo), hi) }
+        var m = self
+        m.baseColor = SIMD4(clamp(baseColor.x, 0, 1, default: 1), clamp(baseColor.y, 0, 1, default: 1),
+                            clamp(baseColor.z, 0, 1, default: 1), clamp(baseColor.w, 0, 1, default: 1))
+        m.metallic = clamp(metallic, 0, 1, default: 1)
+        m.roughness = clamp(roughness, 0, 1, default: 1)
+        m.transmission = clamp(transmission, 0, 1, default: 0)
+        m.indexOfRefraction = clamp(indexOfRefraction, 1, 10, default: 1.5)
+        if case .mask(let cutoff) = alphaMode { m.alphaMode = .mask(cutoff: clamp(cutoff, 0, 1, default: 0.5)) }
+        return m
+    }
+
     /// A lens: light passes through it (transmission), so it is drawn after everything opaque,
     /// tinting what is behind and adding a Fresnel reflection rather than hiding it.
     public var isLens: Bool { transmission > 0 }

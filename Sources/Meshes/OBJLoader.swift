@@ -22,18 +22,9 @@ public struct OBJLoader {
         var textures: [Texture] = []
         var materialByName: [String: Int] = [:]
         var warnings: [String] = []
-        // Per material: the welded vertices and triangles being built.
-        struct Builder {
-            var key: [SIMD3<Int32>: UInt32] = [:]
-            var positions: [SIMD3<Float>] = []
-            var normals: [SIMD3<Float>] = []
-            var uvs: [SIMD2<Float>] = []
-            var hasNormals = true
-            var hasUVs = true
-            var indices: [UInt32] = []
-        }
-        var builders: [Int: Builder] = [:]
-        var order: [Int] = []
+        // Per material, in order of first use: the welded vertices and triangles being built.
+        var builders: [OBJPrimitiveBuilder] = []
+        var builderOfMaterial: [Int: Int] = [:]
         var current = -1
         var lineNumber = 0
         func fail(_ reason: String) -> MeshError { MeshError(path, "line \(lineNumber): \(reason)") }
@@ -43,17 +34,27 @@ public struct OBJLoader {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let head = parts.first else { continue }
+            // Every number must be finite; coordinates also within `MeshLimits.maximumCoordinate`, so
+            // that no NaN or infinity reaches the normals, the extent or the renderer.
+            func number(_ i: Int) throws -> Float {
+                guard let f = Float(parts[i]) else { throw fail("'\(parts[i])' is not a number") }
+                guard f.isFinite else { throw fail("'\(parts[i])' is not a finite number") }
+                guard abs(f) <= MeshLimits.maximumCoordinate else {
+                    throw fail("'\(head)' value \(parts[i]) exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
+                }
+                return f
+            }
             func numbers(_ n: Int) throws -> [Float] {
                 guard parts.count >= n + 1 else { throw fail("'\(head)' needs \(n) numbers") }
-                return try (1...n).map { i in
-                    guard let f = Float(parts[i]), f.isFinite else { throw fail("'\(parts[i])' is not a number") }
-                    return f
-                }
+                return try (1...n).map(number)
             }
             switch head {
             case "v": let f = try numbers(3); positions.append([f[0], f[1], f[2]])
-            case "vt": let f = try numbers(1); uvs.append([f[0], parts.count > 2 ? (Float(parts[2]) ?? 0) : 0])
-            case "vn": let f = try numbers(3); normals.append(simdNormalize([f[0], f[1], f[2]]))
+            case "vt": let f = try numbers(1); uvs.append([f[0], parts.count > 2 ? try number(2) : 0])
+            case "vn":
+                // A zero normal has no direction: +z, as the normal generator gives degenerate vertices.
+                let f = try numbers(3), n = SIMD3<Float>(f[0], f[1], f[2]), length = simdLength(n)
+                normals.append(length > 0 && length.isFinite ? n / length : [0, 0, 1])
             case "mtllib":
                 for name in parts.dropFirst() {
                     let file = directory.isEmpty ? String(name) : directory + "/" + name
@@ -89,7 +90,11 @@ public struct OBJLoader {
                     current = materials.count - 1
                     materialByName["default"] = current
                 }
-                if builders[current] == nil { builders[current] = Builder(); order.append(current) }
+                if builderOfMaterial[current] == nil {
+                    builderOfMaterial[current] = builders.count
+                    builders.append(OBJPrimitiveBuilder(materialIndex: current))
+                }
+                let b = builderOfMaterial[current]!
                 var corner: [UInt32] = []
                 for token in parts.dropFirst() {
                     let fields = token.split(separator: "/", omittingEmptySubsequences: false)
@@ -103,31 +108,24 @@ public struct OBJLoader {
                     let key = SIMD3<Int32>(try resolve(0, positions.count, "vertex"), try resolve(1, uvs.count, "texture"),
                                            try resolve(2, normals.count, "normal"))
                     guard key.x >= 0 else { throw fail("face vertex without a position index") }
-                    if let existing = builders[current]!.key[key] { corner.append(existing); continue }
-                    var b = builders[current]!
-                    let index = UInt32(b.positions.count)
-                    b.key[key] = index
-                    b.positions.append(positions[Int(key.x)])
-                    if key.y >= 0 { let t = uvs[Int(key.y)]; b.uvs.append([t.x, 1 - t.y]) } else { b.hasUVs = false; b.uvs.append(.zero) }
-                    if key.z >= 0 { b.normals.append(normals[Int(key.z)]) } else { b.hasNormals = false; b.normals.append(.zero) }
-                    builders[current] = b
-                    corner.append(index)
+                    corner.append(builders[b].vertex(key, positions: positions, uvs: uvs, normals: normals))
                 }
-                for i in 1..<(corner.count - 1) { builders[current]!.indices += [corner[0], corner[i], corner[i + 1]] }
+                for i in 1..<(corner.count - 1) { builders[b].indices += [corner[0], corner[i], corner[i + 1]] }
             default:
                 continue // g, o, s, l, p and others do not affect the triangles we render
             }
         }
         var primitives: [MeshPrimitive] = []
-        for m in order {
-            let b = builders[m]!
+        for b in builders {
             guard !b.indices.isEmpty else { continue }
             let n = b.hasNormals ? b.normals : NormalGenerator.vertexNormals(positions: b.positions, indices: b.indices)
-            primitives.append(MeshPrimitive(name: materials[m].name, positions: b.positions, normals: n,
-                                            uvs: b.hasUVs ? b.uvs : [], indices: b.indices, materialIndex: m))
+            primitives.append(MeshPrimitive(name: materials[b.materialIndex].name, positions: b.positions, normals: n,
+                                            uvs: b.hasUVs ? b.uvs : [], indices: b.indices, materialIndex: b.materialIndex))
         }
         if primitives.isEmpty { throw MeshError(path, "OBJ file has no faces") }
-        return Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        try MeshLimits.checkExtent(of: mesh, path: path)
+        return mesh
     }
 }
 

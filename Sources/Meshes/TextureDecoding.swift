@@ -2,7 +2,8 @@ import Imaging
 import Media
 
 /// Decodes PNG bytes to straight-alpha RGBA. Implemented by an adapter over zlib (`PNGCodec`), so
-/// this module stays free of C imports.
+/// this module stays free of C imports. Implementations refuse images over `ImageSizeLimit` from
+/// the header, before allocating.
 public protocol PNGDecoding {
     func decodePNG(_ bytes: [UInt8]) throws -> RGBAImage
 }
@@ -26,6 +27,10 @@ public struct TextureDecoders {
         }
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 {
             guard let jpeg else { throw TextureDecodingError("no JPEG decoder available") }
+            // The same cap as photos and PNG textures (`ImageSizeLimit`), from the header, whatever
+            // decoder was injected.
+            let size = try jpeg.readSize(bytes)
+            if let reason = ImageSizeLimit.violation(width: size.width, height: size.height) { throw TextureDecodingError(reason) }
             let rgb = try jpeg.decodeRGB(bytes, scale: .full)
             var rgba = [UInt8](repeating: 255, count: 4 * rgb.width * rgb.height)
             rgb.pixels.withUnsafeBufferPointer { s in

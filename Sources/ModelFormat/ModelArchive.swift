@@ -14,9 +14,20 @@
 /// row (the last dimension is the row), value = int8 * scale.
 ///
 /// Like dlib's versioned serialisation, a reader names exactly what it expected when a file is not it.
+///
+/// A file with a correct checksum is still untrusted (anyone can compute a CRC): a tensor's shape is
+/// multiplied out without overflow and checked against the bytes left before its values are
+/// allocated, and every value must be finite and within `maximumMagnitude`.
 public struct ModelArchive: Sendable {
     public static let magic: [UInt8] = Array("LRGN".utf8)
     public static let formatVersion: UInt32 = 1
+    /// Largest magnitude of a stored value. The shipped models' largest is 48.6 (the landmark mean
+    /// shape, in reference pixels; weights stay under 50): 1e6 leaves a factor of 20,000 for other
+    /// training runs, and keeps a dot product over 5,000 features of such values far from Float's
+    /// range. Landmark weights of 3e38 once made the tracker try to allocate 276 TB.
+    public static let maximumMagnitude: Float = 1e6
+    /// Largest tensor rank read (the models use 1, 2 and 4).
+    public static let maximumRank = 8
 
     public enum Encoding: UInt8, Sendable { case float32 = 0, float16 = 1, int8 = 2 }
 
@@ -124,9 +135,10 @@ public struct ModelArchive: Sendable {
             let name = try r.string()
             guard let encoding = Encoding(rawValue: try r.u8()) else { throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): unknown encoding") }
             let rank = Int(try r.u8())
+            guard rank <= Self.maximumRank else { throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): rank \(rank) exceeds the limit of \(Self.maximumRank)") }
             var shape: [Int] = []
             for _ in 0..<rank { shape.append(Int(try r.u32())) }
-            let count = shape.reduce(1, *)
+            let count = try Self.valueCount(shape: shape, encoding: encoding, bytesLeft: r.end - r.offset, tensor: name, kind: kind)
             var values = [Float](repeating: 0, count: count)
             switch encoding {
             case .float32:
@@ -144,10 +156,42 @@ public struct ModelArchive: Sendable {
                     for j in 0..<row { values[rIndex * row + j] = Float(Int8(bitPattern: raw[raw.startIndex + j])) * scale }
                 }
             }
+            if let bad = values.firstIndex(where: { !(abs($0) <= Self.maximumMagnitude) }) {
+                throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): value \(values[bad]) at \(bad) is not finite or exceeds the limit of \(Self.maximumMagnitude) in magnitude")
+            }
             tensors[name] = Tensor(shape: shape, values: values, encoding: encoding)
         }
         guard r.offset == r.end else { throw ModelArchiveError.corrupt(kind: kind, detail: "\(r.end - r.offset) unexpected bytes after the last tensor") }
         self.init(kind: kind, version: version, metadata: metadata, tensors: tensors)
+    }
+
+    /// The number of values a tensor of `shape` holds, refused when the product overflows or when
+    /// its payload would need more than the `bytesLeft` before the checksum: a small file cannot
+    /// make the reader allocate for 6.4e9 values.
+    static func valueCount(shape: [Int], encoding: Encoding, bytesLeft: Int, tensor name: String, kind: String) throws -> Int {
+        var count = 1
+        for d in shape {
+            let product = count.multipliedReportingOverflow(by: d)
+            guard !product.overflow else {
+                throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): shape \(shape) overflows when multiplied out")
+            }
+            count = product.partialValue
+        }
+        // Payload bytes: 4 or 2 per value; int8 is one byte per value plus a 4-byte scale per row.
+        let payload: (partialValue: Int, overflow: Bool)
+        switch encoding {
+        case .float32: payload = count.multipliedReportingOverflow(by: 4)
+        case .float16: payload = count.multipliedReportingOverflow(by: 2)
+        case .int8:
+            let row = shape.last ?? 1
+            let scaleBytes = (row == 0 ? 0 : count / row).multipliedReportingOverflow(by: 4)
+            let sum = count.addingReportingOverflow(scaleBytes.partialValue)
+            payload = (sum.partialValue, scaleBytes.overflow || sum.overflow)
+        }
+        guard !payload.overflow, payload.partialValue <= bytesLeft else {
+            throw ModelArchiveError.corrupt(kind: kind, detail: "tensor \(name): shape \(shape) declares \(count) values, more than the \(bytesLeft) bytes left in the file hold")
+        }
+        return count
     }
 }
 

@@ -7,8 +7,8 @@ import Meshes
 /// Output is straight-alpha RGBA8. A damaged file throws `PNGDecodingError` with libpng's reason.
 public final class LibPNGDecoder: PNGDecoding {
     /// Refuses images above this many pixels before allocating, so a forged header cannot demand
-    /// gigabytes (100 Mpixel: a 14-megapixel photo fits seven times over).
-    public var maximumPixels = 100_000_000
+    /// gigabytes. The engine-wide cap (`ImageSizeLimit`) unless a caller lowers it.
+    public var maximumPixels = ImageSizeLimit.maximumPixels
 
     public init() {}
 

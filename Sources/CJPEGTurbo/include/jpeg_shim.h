@@ -31,8 +31,10 @@ int lj_decoder_warnings(const lj_decoder *d);
 /// Reads the frame header only. Sets width, height and the number of components.
 int lj_read_header(lj_decoder *d, const uint8_t *data, size_t length, int *width, int *height, int *components);
 
-/// Output size for a decode at 1/scale_denom (1, 2, 4, 8), as libjpeg will produce it.
-int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_denom, int *width, int *height);
+/// Output size for a decode at 1/scale_denom (1, 2, 4, 8), as libjpeg will produce it, and the
+/// frame header's full size (what the decode costs, whatever the scale).
+int lj_output_size(lj_decoder *d, const uint8_t *data, size_t length, int scale_denom, int *width, int *height,
+                   int *image_width, int *image_height);
 
 /// Decodes into `out` (row-major, tightly packed, `color` bytes per pixel). `capacity` is the size of out.
 int lj_decode(lj_decoder *d, const uint8_t *data, size_t length, int color, int scale_denom,
