@@ -19,7 +19,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
         // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
         // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
         .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
@@ -53,20 +53,22 @@ let package = Package(
 
         // Face anchor: geometry, metric mean face, pose, smoothing, tracking loop.
         .target(name: "Geometry", swiftSettings: optimized),
-        .target(name: "FaceModel", dependencies: ["Geometry", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "FaceModel", dependencies: ["Geometry", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "PoseEstimation", dependencies: ["Geometry", "FaceModel"], swiftSettings: optimized),
         .target(name: "Smoothing", dependencies: ["Geometry"], swiftSettings: optimized),
-        .target(name: "FaceTracking", dependencies: ["Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging", "FaceData", "ModelFormat", "Media"], swiftSettings: optimized),
+        // What every later stage reads of a face (`FaceAnchor`), without the tracker that makes it.
+        .target(name: "Anchors", dependencies: ["Geometry", "FaceDetection", "PoseEstimation"], swiftSettings: optimized),
+        .target(name: "FaceTracking", dependencies: ["Anchors", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging", "ModelFormat", "Media"], swiftSettings: optimized),
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
-        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "FaceTracking", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
+        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Anchors", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
-        .target(name: "LightEstimation", dependencies: ["FaceModel", "FaceTracking", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
+        .target(name: "LightEstimation", dependencies: ["FaceModel", "Anchors", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
         .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Annotation: what the tracker saw, drawn over output frames.
-        .target(name: "Annotation", dependencies: ["FaceTracking", "Geometry", "Imaging"], swiftSettings: optimized),
+        .target(name: "Annotation", dependencies: ["Anchors", "Geometry", "Imaging"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
-        .target(name: "Pipeline", dependencies: ["Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
+        .target(name: "Pipeline", dependencies: ["Anchors", "Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: optimized),
@@ -74,11 +76,15 @@ let package = Package(
         // The one way in: every input (demo, videos, photos of every format, folders of images) opened in one place.
         .target(name: "Inputs", dependencies: ["Imaging", "Media", "JPEGCodec", "PNGCodec"], swiftSettings: optimized),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
-        .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
-        .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Capture", dependencies: ["CV4L2", "Imaging", "Media"], swiftSettings: optimized),
         // The try-on as a webcam: frames written to a V4L2 output device (v4l2loopback).
         .target(name: "VirtualCamera", dependencies: ["CV4L2", "Capture", "Imaging"], swiftSettings: optimized),
+
+        // Training (offline, `lorgnette train`): the trainers of the bundled models, kept out of the runtime modules.
+        .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "FaceTracking", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
+        .target(name: "FaceModelTraining", dependencies: ["FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
+
         // Live preview in the browser: MJPEG stream, status, frame switching over Hummingbird 2.
         .target(name: "PreviewServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")], swiftSettings: optimized),
 
@@ -88,7 +94,7 @@ let package = Package(
             dependencies: [
                 "Imaging", "Media", "JPEGCodec", "Capture", "VirtualCamera", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
-                "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "FaceTracking",
+                "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking",
                 "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -107,18 +113,18 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["VirtualCamera", "Capture", "Imaging"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "Geometry", "FaceData", "JPEGCodec"]),
+        .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "FaceModelTraining", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["Inputs", "FaceTracking", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["Inputs", "Anchors", "FaceTracking", "LandmarkTraining", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["Inputs", "FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
-        .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
+        .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Anchors", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
-        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
+        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.
-        .testTarget(name: "FuzzTests", dependencies: ["Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "PNGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-import FaceTracking
+import Anchors
 import FrameCatalogue
 import LightEstimation
 import Geometry

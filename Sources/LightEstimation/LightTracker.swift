@@ -1,4 +1,4 @@
-import FaceTracking
+import Anchors
 import Geometry
 import Imaging
 

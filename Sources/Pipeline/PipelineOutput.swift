@@ -1,3 +1,4 @@
+import Anchors
 import FaceTracking
 import FacialMetrics
 import LightEstimation

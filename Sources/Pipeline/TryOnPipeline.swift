@@ -1,3 +1,4 @@
+import Anchors
 import Annotation
 import Compositor
 import Dispatch

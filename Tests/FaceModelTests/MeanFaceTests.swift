@@ -1,3 +1,4 @@
+import FaceModelTraining
 import FaceData
 import FaceModel
 import Foundation

@@ -1,3 +1,4 @@
+import Anchors
 import FaceData
 import FaceDetection
 import FaceModel

@@ -1,3 +1,4 @@
+import Anchors
 import FaceDetection
 import FaceModel
 import FaceTracking

@@ -1,3 +1,4 @@
+import LandmarkTraining
 import FaceData
 import FaceDetection
 import FaceTracking

@@ -1,3 +1,4 @@
+import Anchors
 import CMallocCounter
 import FaceTracking
 import Foundation

@@ -1,3 +1,4 @@
+import Anchors
 import Annotation
 import ArgumentParser
 import Capture

@@ -1,3 +1,4 @@
+import FaceModelTraining
 import ArgumentParser
 import FaceData
 import FaceModel

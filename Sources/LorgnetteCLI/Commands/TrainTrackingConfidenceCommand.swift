@@ -1,3 +1,4 @@
+import LandmarkTraining
 import ArgumentParser
 import FaceData
 import FaceTracking

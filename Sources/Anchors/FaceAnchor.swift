@@ -44,6 +44,25 @@ public struct FaceAnchor: Sendable {
     /// Axis-aligned box around the landmarks.
     public var box: FaceBox
 
+    public init(id: Int, timestampSeconds: Double, state: TrackingState, cameraFromFace: RigidTransform, landmarks: [SIMD2<Float>],
+                landmarksCamera: [SIMD3<Double>], pupils: [SIMD2<Float>], eyeTransforms: [RigidTransform], faceForward: SIMD3<Double>,
+                confidence: Double, faceProbability: Double? = nil, headWidthScale: Double = 1, measuredPose: PoseEstimate, box: FaceBox) {
+        self.id = id
+        self.timestampSeconds = timestampSeconds
+        self.state = state
+        self.cameraFromFace = cameraFromFace
+        self.landmarks = landmarks
+        self.landmarksCamera = landmarksCamera
+        self.pupils = pupils
+        self.eyeTransforms = eyeTransforms
+        self.faceForward = faceForward
+        self.confidence = confidence
+        self.faceProbability = faceProbability
+        self.headWidthScale = headWidthScale
+        self.measuredPose = measuredPose
+        self.box = box
+    }
+
     /// [pitch, yaw, roll] in degrees of `cameraFromFace` (see `EulerAngles`).
     public var rotationDegrees: SIMD3<Double> { EulerAngles(cameraFromFace.rotation).degrees }
     public var translationMM: SIMD3<Double> { cameraFromFace.translation }

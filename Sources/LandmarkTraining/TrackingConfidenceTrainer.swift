@@ -1,3 +1,4 @@
+import FaceTracking
 import FaceData
 import FaceDetection
 import Foundation

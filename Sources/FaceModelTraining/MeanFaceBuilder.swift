@@ -1,3 +1,4 @@
+import FaceModel
 import FaceData
 import Foundation
 import Geometry
