@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
-        .target(name: "FrameCatalogue", dependencies: ["Meshes"], swiftSettings: optimized),
+        .target(name: "FrameCatalogue", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging", "ModelFormat"], swiftSettings: optimized),
 
@@ -65,8 +65,8 @@ let package = Package(
         .target(name: "LightEstimation", dependencies: ["FaceModel", "Anchors", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
         .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
-        // Annotation: what the tracker saw, drawn over output frames.
-        .target(name: "Annotation", dependencies: ["Anchors", "Geometry", "Imaging"], swiftSettings: optimized),
+        // Annotation: every overlay drawn over output frames (what the tracker saw, the light, the metrics).
+        .target(name: "Annotation", dependencies: ["Anchors", "FacialMetrics", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
         .target(name: "Pipeline", dependencies: ["Anchors", "Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
 

@@ -58,6 +58,9 @@ public final class FaceTracker {
     private var tracks: [Track] = []
     /// The arrays `process` returned on the last even and odd frames, kept so their storage is reused.
     private var outputs: (even: [FaceAnchor], odd: [FaceAnchor]) = ([], [])
+    /// The frame being processed: its anchors so far and its time (between `follow` and `finishFrame`).
+    private var current: [FaceAnchor] = []
+    private var currentTime = 0.0
     private var nextID = 0
     private var frameIndex = 0
     /// Frames on which the detector ran (for statistics).
@@ -115,30 +118,43 @@ public final class FaceTracker {
     /// Forgets every face (e.g. after a seek).
     public func reset() { tracks = [] }
 
-    /// Processes one frame. Returns one anchor per tracked or newly detected face, plus one `lost`
-    /// anchor for each face lost on this frame (carrying its last pose).
-    ///
-    /// `image` needs to be current only inside `nextFrameReadRegion` (when that is not nil): faces are
-    /// followed there, and if the detector must run after all (every face lost), `wholeFrame` is
-    /// called once and returns the entire current frame, or nil when `image` is that already (the
-    /// default). A non-escaping closure, so passing one costs no allocation.
-    public func process(_ image: GrayImage, timestampSeconds time: Double, wholeFrame: () -> GrayImage? = { nil }) -> [FaceAnchor] {
-        process(.gray(image), timestampSeconds: time, wholeFrame: wholeFrame)
+    /// Processes one frame: `follow`, then `detect` on the frame when the tracker asks for it, then
+    /// `finishFrame`. Returns one anchor per tracked or newly detected face, plus one `lost` anchor for
+    /// each face lost on this frame (carrying its last pose). The detector gets `frame` as gray (an RGB
+    /// frame is converted, allocating, whenever it runs): callers that prepare only part of a frame
+    /// (`plan(width:height:)`) run the three steps themselves.
+    public func process(_ frame: LumaFrame, timestampSeconds time: Double) -> [FaceAnchor] {
+        follow(frame, timestampSeconds: time)
+        if wantsDetection { detect(in: frame.grayImage) }
+        return finishFrame()
     }
 
-    /// `process` on a gray or an RGB frame. Tracked faces are fitted on `frame` as it is (from RGB the
-    /// landmark crop folds the luma into its box filter, so no gray image is made); the detector needs
-    /// a gray image: `wholeFrame`'s, or else `frame` converted (a cascade with an RGB frame and no
-    /// `wholeFrame` converts the whole frame, allocating, whenever the detector runs).
-    public func process(_ frame: LumaFrame, timestampSeconds time: Double, wholeFrame: () -> GrayImage? = { nil }) -> [FaceAnchor] {
-        defer { frameIndex += 1 }
+    /// `process` on a gray frame.
+    public func process(_ image: GrayImage, timestampSeconds time: Double) -> [FaceAnchor] {
+        process(.gray(image), timestampSeconds: time)
+    }
+
+    // MARK: One frame in three steps
+
+    /// What the next frame must hold, asked before it is prepared: the part the tracked faces are read
+    /// from (nil: the whole frame), and whether the detector is due anyway. The detector can also
+    /// become due during `follow`, when every tracked face is lost: `wantsDetection` says so then.
+    public func plan(width: Int, height: Int) -> TrackingPlan {
+        TrackingPlan(readRegion: nextFrameReadRegion(width: width, height: height), detects: detectionDue)
+    }
+
+    /// Step 1: re-fits every tracked face on `frame` (only inside `plan`'s read region is read). Tracked
+    /// faces are fitted on `frame` as it is: from RGB the landmark crop folds the luma into its box
+    /// filter, so no gray image is made. Starts this frame's output; the tracker keeps no reference to
+    /// `frame` after it returns.
+    public func follow(_ frame: LumaFrame, timestampSeconds time: Double) {
         // The array returned two frames ago, taken out of its slot so it is unshared once the caller has
         // dropped it; emptying it leaves the anchors of that parity unshared too.
         let odd = frameIndex & 1 == 1
-        var output = odd ? outputs.odd : outputs.even
+        current = odd ? outputs.odd : outputs.even
         if odd { outputs.odd = [] } else { outputs.even = [] }
-        output.removeAll(keepingCapacity: true)
-        defer { if odd { outputs.odd = output } else { outputs.even = output } }
+        current.removeAll(keepingCapacity: true)
+        currentTime = time
         for i in tracks.indices {
             let (shape, probability) = fit(frame, previous: tracks[i].rawLandmarks, box: nil)
             let pose = poseEstimator.estimate(landmarks: shape, camera: camera, previous: tracks[i].rawPose)
@@ -150,7 +166,7 @@ public final class FaceTracker {
                 keep = pose!.confidence >= configuration.lossConfidence
             }
             guard keep, let pose else {
-                output.append(lostAnchor(tracks[i], time: time))
+                current.append(lostAnchor(tracks[i], time: time))
                 tracks[i].dropped = true
                 continue
             }
@@ -158,7 +174,7 @@ public final class FaceTracker {
             tracks[i].rawPose = pose.cameraFromModel
             tracks[i].faceProbability = probability
             tracks[i].age += 1
-            output.append(makeAnchor(&tracks[i], pose: pose, state: .tracked, time: time))
+            current.append(makeAnchor(&tracks[i], pose: pose, state: .tracked, time: time))
         }
         // Duplicates: two tracks that converged on one face keep the older identity.
         for i in tracks.indices where !tracks[i].dropped {
@@ -168,35 +184,54 @@ public final class FaceTracker {
                     let younger = tracks[i].age >= tracks[j].age ? j : i
                     tracks[younger].dropped = true
                     let id = tracks[younger].id
-                    output.removeAll { $0.id == id }
+                    current.removeAll { $0.id == id }
                 }
             }
         }
         tracks.removeAll { $0.dropped }
+    }
 
-        let periodic = configuration.redetectInterval > 0 && frameIndex % configuration.redetectInterval == 0
-        if tracks.isEmpty || (periodic && tracks.count < configuration.maxFaces) {
-            detectorRuns += 1
-            // Faces tracked before this detection; faces it starts are not compared against.
-            let existing = tracks.count
-            let gray = wholeFrame() ?? frame.grayImage
-            for box in detector.detect(in: gray) where tracks.count < configuration.maxFaces {
-                if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
-                let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
-                guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
-                      pose.confidence >= configuration.startConfidence else { continue }
-                if let probability, let c = classifier, probability < Double(c.threshold) { continue }
-                var track = Track(id: nextID, rawLandmarks: shape, rawPose: pose.cameraFromModel,
-                                  landmarkFilter: LandmarkFilter(parameters: configuration.landmarkFilter),
-                                  poseFilter: PoseFilter(translation: configuration.poseTranslationFilter, rotation: configuration.poseRotationFilter,
-                                                         depth: configuration.poseDepthFilter))
-                nextID += 1
-                track.faceProbability = probability
-                output.append(makeAnchor(&track, pose: pose, state: .detected, time: time))
-                tracks.append(track)
-            }
+    /// After `follow`: the detector must run on this frame (nothing is tracked any more, or a periodic
+    /// re-detection is due while there is room for more faces).
+    public var wantsDetection: Bool { detectionDue }
+
+    /// Step 2 (when `wantsDetection`): runs the detector on the whole frame in gray and starts a track
+    /// for each box that does not overlap a face tracked before it, when its fit passes the classifier
+    /// (or the pose confidence test).
+    public func detect(in gray: GrayImage) {
+        detectorRuns += 1
+        let existing = tracks.count
+        for box in detector.detect(in: gray) where tracks.count < configuration.maxFaces {
+            if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
+            let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
+            guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
+                  pose.confidence >= configuration.startConfidence else { continue }
+            if let probability, let c = classifier, probability < Double(c.threshold) { continue }
+            var track = Track(id: nextID, rawLandmarks: shape, rawPose: pose.cameraFromModel,
+                              landmarkFilter: LandmarkFilter(parameters: configuration.landmarkFilter),
+                              poseFilter: PoseFilter(translation: configuration.poseTranslationFilter, rotation: configuration.poseRotationFilter,
+                                                     depth: configuration.poseDepthFilter))
+            nextID += 1
+            track.faceProbability = probability
+            current.append(makeAnchor(&track, pose: pose, state: .detected, time: currentTime))
+            tracks.append(track)
         }
+    }
+
+    /// Step 3: this frame's anchors (see `process`); the next frame starts after it.
+    public func finishFrame() -> [FaceAnchor] {
+        let odd = frameIndex & 1 == 1
+        let output = current
+        current = []
+        if odd { outputs.odd = output } else { outputs.even = output }
+        frameIndex += 1
         return output
+    }
+
+    /// The detector runs on this frame: nothing tracked, or a periodic re-detection with room for more.
+    private var detectionDue: Bool {
+        let periodic = configuration.redetectInterval > 0 && frameIndex % configuration.redetectInterval == 0
+        return tracks.isEmpty || (periodic && tracks.count < configuration.maxFaces)
     }
 
     /// Writes `source` into `destination`, in place when the sizes match.
@@ -205,13 +240,11 @@ public final class FaceTracker {
         for i in source.indices { destination[i] = source[i] }
     }
 
-    /// The part of the next frame that `process` reads while it only follows the faces it tracks: the
-    /// union of the landmark model's read regions, clipped to a `width` x `height` frame. Nil when the
-    /// next frame runs the detector anyway (no face tracked, or a periodic re-detection is due) or the
+    /// The part of the next frame that `follow` reads: the union of the landmark model's read regions,
+    /// clipped to a `width` x `height` frame. Nil when the next frame runs the detector anyway or the
     /// landmark model does not say where it reads: then the whole frame is needed.
-    public func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
-        let periodic = configuration.redetectInterval > 0 && frameIndex % configuration.redetectInterval == 0
-        if tracks.isEmpty || (periodic && tracks.count < configuration.maxFaces) { return nil }
+    func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
+        if detectionDue { return nil }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for t in tracks {
             guard let r = landmarkModel.trackingReadRegion(previous: t.rawLandmarks) else { return nil }

@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 
 /// sRGB colours written as "#rrggbb" in the catalogue, converted to the linear RGB that
@@ -8,8 +9,7 @@ public enum ColorHex {
         if s.hasPrefix("#") { s.removeFirst() }
         guard s.count == 6, let v = UInt32(s, radix: 16) else { return nil }
         func channel(_ shift: UInt32) -> Float {
-            let c = Float((v >> shift) & 0xFF) / 255
-            return c <= 0.04045 ? c / 12.92 : Float(pow(Double((c + 0.055) / 1.055), 2.4))
+            SRGB.decode(code: UInt8((v >> shift) & 0xFF))
         }
         return SIMD3<Float>(channel(16), channel(8), channel(0))
     }

@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 import Meshes
 
@@ -42,9 +43,7 @@ public enum OBJWriter {
         }
     }
 
-    static func encode(_ linear: Float) -> Float {
-        linear <= 0.0031308 ? linear * 12.92 : 1.055 * powf(linear, 1 / 2.4) - 0.055
-    }
+    static func encode(_ linear: Float) -> Float { SRGB.encode(linear) }
 
     static func fmt(_ v: Float, _ digits: Int) -> String {
         let s = String(format: "%.\(digits)f", Double(v))

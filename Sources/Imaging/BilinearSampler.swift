@@ -7,24 +7,8 @@ extension GrayImage {
     /// feature loop compiles to straight-line loads and multiply-adds.
     @inlinable
     public func sample(x: Float, y: Float) -> Float {
-        let w = width, h = height
-        if w == 0 || h == 0 { return 0 }
-        var fx = x, fy = y
-        let maxX = Float(w - 1), maxY = Float(h - 1)
-        if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
-        if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
-        let x0 = Int(fx), y0 = Int(fy)
-        let ax = fx - Float(x0), ay = fy - Float(y0)
-        let dx = x0 < w - 1 ? 1 : 0
-        let dy = y0 < h - 1 ? w : 0
-        return pixels.withUnsafeBufferPointer { p in
-            let i = y0 * w + x0
-            let p00 = Float(p[i]), p01 = Float(p[i + dx])
-            let p10 = Float(p[i + dy]), p11 = Float(p[i + dy + dx])
-            let top = p00 + (p01 - p00) * ax
-            let bottom = p10 + (p11 - p10) * ax
-            return top + (bottom - top) * ay
-        }
+        if width == 0 || height == 0 { return 0 }
+        return pixels.withUnsafeBufferPointer { bilinear($0, width, height, x, y) }
     }
 
     /// `sample(x:y:)` at a point.
@@ -62,4 +46,25 @@ extension GrayImage {
             }
         }
     }
+}
+
+/// The bilinear sample every stage uses (`GrayImage.sample`, and loops that hold the pixel pointer
+/// already, like the iris and card fits): the 8-bit image `px` (`w` x `h`, non-empty) at a sub-pixel
+/// point, pixel-centre convention, clamped to the border pixel centres; NaN coordinates behave as 0.
+@inlinable @inline(__always)
+public func bilinear(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
+    var fx = x, fy = y
+    let maxX = Float(w - 1), maxY = Float(h - 1)
+    if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
+    if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
+    let x0 = Int(fx), y0 = Int(fy)
+    let ax = fx - Float(x0), ay = fy - Float(y0)
+    let dx = x0 < w - 1 ? 1 : 0
+    let dy = y0 < h - 1 ? w : 0
+    let i = y0 * w + x0
+    let p00 = Float(px[i]), p01 = Float(px[i + dx])
+    let p10 = Float(px[i + dy]), p11 = Float(px[i + dy + dx])
+    let top = p00 + (p01 - p00) * ax
+    let bottom = p10 + (p11 - p10) * ax
+    return top + (bottom - top) * ay
 }

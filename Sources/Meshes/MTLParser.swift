@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 
 /// Parses a Wavefront MTL material library into `Material`s (see `OBJLoader` for the mapping).
@@ -14,9 +15,7 @@ enum MTLParser {
         var warnings: [String] = []
     }
 
-    static func srgbToLinear(_ c: Float) -> Float {
-        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-    }
+    static func srgbToLinear(_ c: Float) -> Float { SRGB.decode(c) }
 
     static func parse(path: String, decoders: TextureDecoders) throws -> Library {
         let bytes = try readFile(path, what: "material library")

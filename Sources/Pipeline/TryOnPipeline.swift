@@ -40,10 +40,6 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var tracker: FaceTracker?
     private var canvas = RGBImage(width: 1, height: 1)
     private var gray = GrayImage(width: 1, height: 1)
-    /// The whole frame in gray, made only when the detector must run on a frame of which `gray` holds
-    /// just the tracked faces' part; then the two swap. A second buffer, so filling it never copies the
-    /// image the tracker is reading.
-    private var wholeGray = GrayImage(width: 1, height: 1)
     /// This frame's faces that are not lost, and the encoded output: reused frame after frame so the
     /// steady state allocates nothing (callers drop the previous output before the next `process`).
     private var liveAnchors: [FaceAnchor] = []
@@ -104,84 +100,26 @@ public final class TryOnPipeline: @unchecked Sendable {
         recentIntervals.isEmpty ? 0 : Double(recentIntervals.count) / max(recentIntervals.reduce(0, +), 1e-9)
     }
 
-    /// Runs every stage on `frame` and returns the encoded result.
+    /// Runs every stage on `frame` and returns the encoded result: one call per stage, top to bottom.
     public func process(_ frame: Frame) throws -> PipelineOutput {
-        if let next = pendingGlasses.withLock({ pending -> FittedGlasses? in defer { pending = nil }; return pending }) {
-            glasses = next
-            renderer = Self.makeRenderer(next, occlusion: configuration.occlusion)
-        }
+        adoptPendingGlasses()
         var timings = StageTimings()
         let t0 = firstTimestamp ?? frame.timestampSeconds
         firstTimestamp = t0
-
+        let time = frame.timestampSeconds - t0
         let trackingOnly = configuration.mode == .trackingOnly
+
         var clock = Self.now()
-        var grayDecoded = false
-        switch frame.payload {
-        case .jpeg(let bytes) where trackingOnly:
-            try decoder.decodeGray(bytes, scale: .full, into: &gray)
-            grayDecoded = true
-        case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
-        case .rgb(let image): canvas = image
-        case .gray(let image): canvas = RGBImage(gray: image)
-        }
+        let size = try decode(frame, toGray: trackingOnly)
         timings.decode = Self.lap(&clock)
 
-        let width = grayDecoded ? gray.width : canvas.width, height = grayDecoded ? gray.height : canvas.height
-        // The tracker reads only around the faces it follows. With no gray consumer after it (metrics read
-        // the eyes in gray), it reads the RGB canvas itself: its crop folds the luma into the box filter,
-        // and no gray image is made (at 720p with a large face the conversion cost as much as the crop).
-        // Otherwise only the part it reads is converted. The whole frame is converted when the detector
-        // runs (see `wholeGray`).
-        let needsGray = configuration.measureFaces || configuration.overlay.metrics
-        var partialGray = false
-        if !grayDecoded && needsGray {
-            if let tracker, gray.width == canvas.width, gray.height == canvas.height,
-               let region = tracker.nextFrameReadRegion(width: canvas.width, height: canvas.height) {
-                gray.setLuma(of: canvas, inside: region)
-                partialGray = true
-            } else {
-                gray.setLuma(of: canvas)
-            }
-        }
-        if tracker == nil {
-            let choice = configuration.camera == .estimated ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
-            tracker = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
-                                  camera: choice.intrinsics(width: width, height: height),
-                                  configuration: configuration.tracker)
-        }
-        let tracker = tracker!
-        var wholeGrayUsed = false
-        let tracksGray = grayDecoded || needsGray
-        // The frame passed as a temporary, not a local: a reference to the canvas held past this call
-        // would make the render's first write copy the whole frame.
-        let all = tracker.process(tracksGray ? .gray(gray) : .rgb(canvas), timestampSeconds: frame.timestampSeconds - t0) {
-            // Only a whole gray frame can go to the detector as it is.
-            guard partialGray || !tracksGray else { return nil }
-            self.wholeGray.setLuma(of: self.canvas)
-            wholeGrayUsed = true
-            return self.wholeGray
-        }
-        // Later stages (metrics) and the next frame's partial conversion start from the whole frame.
-        if wholeGrayUsed { swap(&gray, &wholeGray) }
-        liveAnchors.removeAll(keepingCapacity: true)
-        for a in all where a.state != .lost { liveAnchors.append(a) }
-        let anchors = liveAnchors
+        let tracker = self.tracker(width: size.width, height: size.height)
+        let anchors = track(tracker, grayDecoded: trackingOnly, timestampSeconds: time)
         timings.track = Self.lap(&clock)
 
-        // Tracking only, the light is estimated on the gray frame (luminance only); the try-on reads colour.
         lights.removeAll(keepingCapacity: true)
         if configuration.lighting == .estimated || configuration.overlay.light {
-            if lightTracker == nil {
-                lightTracker = LightTracker(estimator: LightEstimator(face: face))
-                lightTracker!.minimumIntervalSeconds = configuration.lightIntervalSeconds
-            }
-            let time = frame.timestampSeconds - t0
-            if trackingOnly {
-                lightTracker!.process(anchors, gray: gray, intrinsics: tracker.camera, timestampSeconds: time, into: &lights)
-            } else {
-                lightTracker!.process(anchors, image: canvas, intrinsics: tracker.camera, timestampSeconds: time, into: &lights)
-            }
+            estimateLight(anchors, camera: tracker.camera, grayOnly: trackingOnly, timestampSeconds: time)
             timings.light = Self.lap(&clock)
         }
 
@@ -195,12 +133,7 @@ public final class TryOnPipeline: @unchecked Sendable {
             renderer.render(anchors, lights: lights, intrinsics: tracker.camera, into: &canvas)
             timings.render = Self.lap(&clock)
 
-            if !configuration.overlay.isEmpty {
-                FaceAnnotator.draw(anchors, items: configuration.overlay, camera: tracker.camera, on: &canvas)
-                if configuration.overlay.metrics { drawFitSummary(anchors); drawMetrics(measured) }
-                if configuration.overlay.light { drawLights(anchors, lights) }
-                if configuration.overlay.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
-            }
+            annotate(anchors, measured: measured, camera: tracker.camera)
             timings.annotate = Self.lap(&clock)
 
             if configuration.encodesJPEG { try encoder.encode(canvas, quality: configuration.jpegQuality, into: &jpeg) }
@@ -213,30 +146,100 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         lastTick = clock
         defer { index += 1 }
-        return PipelineOutput(index: index, time: frame.timestampSeconds - t0, captureTimestamp: frame.timestampSeconds,
-                              anchors: anchors, jpeg: jpeg, width: width, height: height,
+        return PipelineOutput(index: index, time: time, captureTimestamp: frame.timestampSeconds,
+                              anchors: anchors, jpeg: jpeg, width: size.width, height: size.height,
                               camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report,
                               lights: lights, image: configuration.keepsImage && !trackingOnly ? canvas : nil)
     }
 
-    /// Per face: the light gizmo (direction, colour temperature, intensities) beside the face box.
-    private func drawLights(_ anchors: [FaceAnchor], _ lights: [LightTracker.FaceLight]) {
-        for a in anchors {
-            guard let e = lights.first(where: { $0.faceID == a.id })?.estimate else { continue }
-            let x = Int(a.box.x + a.box.width) + 30, y = Int(a.box.y) + 30
-            LightGizmo.draw(e, centreX: max(30, min(x, canvas.width - 120)), centreY: max(30, min(y, canvas.height - 50)), on: &canvas)
+    // MARK: Stages
+
+    /// A glasses choice made since the last frame (`selectGlasses`) takes effect now.
+    private func adoptPendingGlasses() {
+        guard let next = pendingGlasses.withLock({ pending -> FittedGlasses? in defer { pending = nil }; return pending }) else { return }
+        glasses = next
+        renderer = Self.makeRenderer(next, occlusion: configuration.occlusion)
+    }
+
+    /// Decode: the frame into `canvas` (RGB), or into `gray` when only tracking (no colour conversion).
+    private func decode(_ frame: Frame, toGray: Bool) throws -> (width: Int, height: Int) {
+        switch frame.payload {
+        case .jpeg(let bytes) where toGray:
+            try decoder.decodeGray(bytes, scale: .full, into: &gray)
+            return (gray.width, gray.height)
+        case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
+        case .rgb(let image): canvas = image
+        case .gray(let image): canvas = RGBImage(gray: image)
+        }
+        return (canvas.width, canvas.height)
+    }
+
+    /// The stream's tracker, made on the first frame (its camera needs the frame size).
+    private func tracker(width: Int, height: Int) -> FaceTracker {
+        if let tracker { return tracker }
+        let choice = configuration.camera == .estimated
+            ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
+        let made = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
+                               camera: choice.intrinsics(width: width, height: height), configuration: configuration.tracker)
+        tracker = made
+        return made
+    }
+
+    /// Luma, then track. The tracker says first what it will read (`TrackingPlan`). With no gray reader
+    /// after it (metrics read the eyes in gray), it reads the RGB canvas itself: its crop folds the luma
+    /// into the box filter and no gray image is made (at 720p with a large face the conversion cost as
+    /// much as the crop). Otherwise only the part it reads is converted. When the detector runs, it
+    /// gets the whole frame in gray, completed then in the same buffer (the tracker keeps no reference
+    /// to the frame it followed, so nothing is copied).
+    private func track(_ tracker: FaceTracker, grayDecoded: Bool, timestampSeconds time: Double) -> [FaceAnchor] {
+        let needsGray = grayDecoded || configuration.measureFaces || configuration.overlay.metrics
+        var grayIsWhole = grayDecoded
+        if needsGray && !grayDecoded {
+            let plan = tracker.plan(width: canvas.width, height: canvas.height)
+            if let region = plan.readRegion, gray.width == canvas.width, gray.height == canvas.height {
+                gray.setLuma(of: canvas, inside: region)
+            } else {
+                gray.setLuma(of: canvas)
+                grayIsWhole = true
+            }
+        }
+        // The frame passed as a temporary, not a local: a reference to the canvas held past this call
+        // would make the render's first write copy the whole frame.
+        tracker.follow(needsGray ? .gray(gray) : .rgb(canvas), timestampSeconds: time)
+        if tracker.wantsDetection {
+            if !grayIsWhole { gray.setLuma(of: canvas) }
+            tracker.detect(in: gray)
+        }
+        liveAnchors.removeAll(keepingCapacity: true)
+        for a in tracker.finishFrame() where a.state != .lost { liveAnchors.append(a) }
+        return liveAnchors
+    }
+
+    /// Light: each face's scene light into `lights`, from the colour canvas (tracking only: from the
+    /// gray frame, luminance only).
+    private func estimateLight(_ anchors: [FaceAnchor], camera: CameraIntrinsics, grayOnly: Bool, timestampSeconds time: Double) {
+        if lightTracker == nil {
+            lightTracker = LightTracker(estimator: LightEstimator(face: face))
+            lightTracker!.minimumIntervalSeconds = configuration.lightIntervalSeconds
+        }
+        if grayOnly {
+            lightTracker!.process(anchors, gray: gray, intrinsics: camera, timestampSeconds: time, into: &lights)
+        } else {
+            lightTracker!.process(anchors, image: canvas, intrinsics: camera, timestampSeconds: time, into: &lights)
         }
     }
 
-    /// Per face: id, head angles, distance and the fitted frame's width, under the face box.
-    private func drawFitSummary(_ anchors: [FaceAnchor]) {
-        for a in anchors {
-            let r = a.rotationDegrees
-            let x = Int(a.box.x), y = Int(a.box.y + a.box.height) + 4
-            canvas.drawText(String(format: "#%d pitch %.0f yaw %.0f roll %.0f  %.0f mm  frame %.0f mm",
-                                   a.id, r.x, r.y, r.z, a.translationMM.z, glasses.fit.regions.frameWidth),
-                            atX: max(0, min(x, canvas.width - 8)), y: max(0, min(y, canvas.height - 10)), color: .white)
+    /// Overlay: the configured items, all drawn by `Annotation`.
+    private func annotate(_ anchors: [FaceAnchor], measured: (report: MeasurementReport?, frame: FrameResult)?, camera: CameraIntrinsics) {
+        let items = configuration.overlay
+        guard !items.isEmpty else { return }
+        FaceAnnotator.draw(anchors, items: items, camera: camera, on: &canvas)
+        if items.metrics {
+            StageAnnotator.drawFitSummary(anchors, frameWidthMM: Double(glasses.fit.regions.frameWidth), on: &canvas)
+            if let measured { StageAnnotator.drawMetrics(measured.report, frame: measured.frame, on: &canvas) }
         }
+        if items.light { StageAnnotator.drawLights(anchors, lights, on: &canvas) }
+        if items.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
     }
 
     /// The largest face's rolling measurement (iris scale, last 60 accepted frames) and this frame's gate result.
@@ -248,20 +251,6 @@ public final class TryOnPipeline: @unchecked Sendable {
         }
         let r = metricsSession!.process(gray, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
         return (metricsSession!.report(), r)
-    }
-
-    /// PD and temple width (iris scale, last 60 accepted frames, ± ≈ 95 %) of the largest face, top left.
-    private func drawMetrics(_ measured: (report: MeasurementReport?, frame: FrameResult)?) {
-        guard let (report, r) = measured else { return }
-        let text: String
-        if let m = report {
-            text = String(format: "PD %.1f +/- %.1f mm (far %.1f)  temple %.0f +/- %.0f mm  n=%d", m.pd.value, m.pd.plusMinus,
-                          m.pdFar.value, m.templeWidth.value, m.templeWidth.plusMinus, m.framesUsed)
-                + (r.accepted ? "" : "  (" + (r.rejectionSet.first?.rawValue ?? "") + ")")
-        } else {
-            text = "PD: " + (r.rejectionSet.first?.rawValue ?? "measuring")
-        }
-        canvas.drawText(text, atX: 8, y: 8, color: .white)
     }
 
     private static func makeRenderer(_ glasses: FittedGlasses, occlusion: Bool) -> TryOnRenderer {

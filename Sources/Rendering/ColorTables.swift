@@ -1,17 +1,14 @@
+import Imaging
 import Foundation
 
 /// sRGB transfer functions (IEC 61966-2-1) as tables: shading and blending happen in linear light,
 /// frames are stored sRGB-encoded. Encoding uses 4096 linear steps, finer than 8-bit output needs.
 enum ColorTables {
-    static let toLinear: [Float] = (0..<256).map { i in
-        let c = Float(i) / 255
-        return c <= 0.04045 ? c / 12.92 : Float(pow(Double((c + 0.055) / 1.055), 2.4))
-    }
+    static let toLinear: [Float] = (0..<256).map { SRGB.decode(code: UInt8($0)) }
 
     static let encodeSteps = 4095
     static let toSRGB: [UInt8] = (0...encodeSteps).map { i in
-        let c = Double(i) / Double(encodeSteps)
-        let s = c <= 0.0031308 ? c * 12.92 : 1.055 * pow(c, 1 / 2.4) - 0.055
+        let s = SRGB.encode(Double(i) / Double(encodeSteps))
         return UInt8(max(0, min(255, (s * 255).rounded())))
     }
 

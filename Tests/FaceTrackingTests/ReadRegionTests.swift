@@ -38,9 +38,9 @@ private func keepingOnly(_ region: PixelRect, of image: GrayImage) -> GrayImage 
     return out
 }
 
-/// `nextFrameReadRegion` is all the tracker reads while following a face: a frame blanked outside it
-/// gives exactly the landmarks of the whole frame. When the face is lost, the detector runs on the
-/// frame `wholeFrame` returns, not on the partial one.
+/// The plan's read region is all the tracker reads while following a face: a frame blanked outside it
+/// gives exactly the landmarks of the whole frame. When the face is lost, the tracker asks for the
+/// detector (`wantsDetection`) and it runs on the whole frame it is given, not on the partial one.
 @Test(.enabled(if: hasFaces, "shared face data not found next to the repository"))
 func trackingReadsOnlyTheAnnouncedRegionAndDetectsOnTheWholeFrame() throws {
     let cascade = try LandmarkCascade(contentsOf: repoRoot.appendingPathComponent("Models/landmarks.lmrk").path)
@@ -62,27 +62,34 @@ func trackingReadsOnlyTheAnnouncedRegionAndDetectsOnTheWholeFrame() throws {
     let wholeDetector = RecordingDetector(box), partialDetector = RecordingDetector(box)
     let whole = makeTracker(wholeDetector), partial = makeTracker(partialDetector)
     let width = 3 * face.image.width, height = 3 * face.image.height
-    #expect(partial.nextFrameReadRegion(width: width, height: height) == nil, "nothing tracked yet: the whole frame")
+    #expect(partial.plan(width: width, height: height) == TrackingPlan(readRegion: nil, detects: true), "nothing tracked yet: the whole frame")
     for k in 0..<6 {
         let image = frame(face.image, x: origin.x + 3 * k, y: origin.y + k)
-        let region = partial.nextFrameReadRegion(width: width, height: height)
+        let plan = partial.plan(width: width, height: height)
+        let region = plan.readRegion
+        #expect(plan.detects == (k == 0))
         if k > 0 {
             let r = try #require(region, "frame \(k): a tracked face must announce its region")
             #expect(r.area < width * height / 2, "frame \(k): region \(r) is not a small part of the frame")
         }
         let a = whole.process(image, timestampSeconds: Double(k) / 30)
-        let b = partial.process(region.map { keepingOnly($0, of: image) } ?? image, timestampSeconds: Double(k) / 30) { image }
+        partial.follow(.gray(region.map { keepingOnly($0, of: image) } ?? image), timestampSeconds: Double(k) / 30)
+        if partial.wantsDetection { partial.detect(in: image) }
+        let b = partial.finishFrame()
         try #require(a.count == 1 && b.count == 1)
         #expect(a[0].landmarks == b[0].landmarks, "frame \(k)")
     }
     // The face leaves: the partial frame (blank) loses it, and the detector must see the whole frame.
     let empty = frame(GrayImage(width: face.image.width, height: face.image.height), x: 0, y: 0)
-    let region = try #require(partial.nextFrameReadRegion(width: width, height: height))
+    let region = try #require(partial.plan(width: width, height: height).readRegion)
     var wholeFrame = frame(face.image, x: 0, y: 0)
     wholeFrame[width - 1, height - 1] = 7  // a mark outside the tracked region
     let seenBefore = partialDetector.seen.count
     partial.configuration.lossFrames = 1
-    _ = partial.process(keepingOnly(region, of: empty), timestampSeconds: 1) { wholeFrame }
+    partial.follow(.gray(keepingOnly(region, of: empty)), timestampSeconds: 1)
+    #expect(partial.wantsDetection, "every face lost: the detector is due on this frame")
+    partial.detect(in: wholeFrame)
+    _ = partial.finishFrame()
     #expect(partialDetector.seen.count == seenBefore + 1)
     #expect(partialDetector.seen.last?[width - 1, height - 1] == 7)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import LightEstimation
 
 /// The `--overlay light` annotation: a small sphere-and-arrow gizmo showing where the estimated
 /// primary light comes from, and the light's colour temperature and intensity as text.
