@@ -15,13 +15,15 @@ public enum InputKind: String, Sendable {
     case photo = "photo"
     case imageFolder = "folder of images"
     case standardInput = "MJPEG stream on standard input"
+    /// A V4L2 camera (opened by the caller's capture adapter, not here: Inputs holds no device code).
+    case camera = "camera"
 
     /// One still picture.
     public var isPhoto: Bool { self == .photo }
     /// Still pictures (one, or a folder of them), whose faces may have any size and position.
     public var isStills: Bool { self == .photo || self == .imageFolder }
     /// Can be opened again from its start (a pre-scan, a kiosk loop): everything but a pipe.
-    public var isReopenable: Bool { self != .standardInput }
+    public var isReopenable: Bool { self != .standardInput && self != .camera }
 }
 
 /// The one way in: every command that reads frames from a file, a folder, a photo or the demo
@@ -48,6 +50,9 @@ public struct InputOpener {
     public static func kind(of spec: String) -> InputKind? {
         if DemoInput.matches(spec) { return .demo }
         if spec == "-" { return .standardInput }
+        // A character device is a camera: never read from it here (a V4L2 read() would start capturing).
+        var st = stat()
+        if stat(spec, &st) == 0 && st.st_mode & S_IFMT == S_IFCHR { return .camera }
         if isDirectory(spec) { return .imageFolder }
         if hasExtension(spec, ["mjpeg", "mjpg"]) { return .mjpegStream }
         guard let head = try? RandomAccessFile(path: spec).read(at: 0, count: 12) else {
@@ -74,6 +79,7 @@ public struct InputOpener {
             return (try DemoInput.open(spec, photoPath: demoPhotoPath, framesPerSecond: framesPerSecond), kind)
         case .mjpegStream: return (try MJPEGStreamSource(path: spec, framesPerSecond: framesPerSecond), kind)
         case .standardInput: return (try MJPEGStreamSource(standardInput: (), framesPerSecond: framesPerSecond), kind)
+        case .camera: throw InputError("\(spec): a camera is opened by the capture adapter (the CLI's MediaFactory), not by InputOpener")
         case .avi: return (try AVIFileSource(path: spec, framesPerSecond: framesPerSecond), kind)
         case .photo, .imageFolder:
             return (try ImageFolderSource(path: spec, decoder: PhotoDecoder(), framesPerSecond: framesPerSecond), kind)

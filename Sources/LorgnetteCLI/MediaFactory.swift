@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import Inputs
 import Media
@@ -18,8 +19,23 @@ enum MediaFactory {
     /// Opens `spec` (see `InputOpener`). Throws a one-line error for a missing file, an unknown
     /// format or a damaged container.
     static func openSource(_ spec: String, framesPerSecond: Double? = nil) throws -> (source: FrameSource, kind: InputKind) {
+        if isCameraPath(spec) { return (try openCamera(spec, size: "640x480"), .camera) }
         let demo = try? ModelsDirectory.file("demo/astronaut.jpg").path
         return try InputOpener(framesPerSecond: framesPerSecond, demoPhotoPath: demo).open(spec)
+    }
+
+    /// A webcam at `path` (`/dev/videoN` or a udev link), capturing at `size` ("WxH") and 30 fps: the
+    /// one place the commands open cameras (`--device`, or a device given as `--input`).
+    static func openCamera(_ path: String, size: String) throws -> FrameSource {
+        let (w, h) = try RecordCommand.parseSize(size)
+        return try V4L2Camera(path: path, request: CaptureRequest(width: w, height: h, framesPerSecond: 30))
+    }
+
+    /// A character device under /dev (a camera named as an input).
+    static func isCameraPath(_ spec: String) -> Bool {
+        guard spec.hasPrefix("/dev/") else { return false }
+        var st = stat()
+        return stat(spec, &st) == 0 && st.st_mode & S_IFMT == S_IFCHR
     }
 
     /// Creates the sink for `path`: by extension, or a folder when `path` has none or is a folder.

@@ -121,12 +121,11 @@ struct LiveCommand: ParsableCommand {
 
     private func openInput() throws -> (FrameSource, String) {
         if let device {
-            let (w, h) = try RecordCommand.parseSize(size)
-            return (try V4L2Camera(path: device, request: CaptureRequest(width: w, height: h, framesPerSecond: 30)), device)
+            return (try MediaFactory.openCamera(device, size: size), device)
         }
         if let input { return (try servedSource { try MediaFactory.openSource(input).source }, input) }
         if FileManager.default.fileExists(atPath: "/dev/video0"),
-           let camera = try? V4L2Camera(path: "/dev/video0", request: CaptureRequest(width: 640, height: 480, framesPerSecond: 30)) {
+           let camera = try? MediaFactory.openCamera("/dev/video0", size: "640x480") {
             return (camera, "/dev/video0")
         }
         return (try servedSource { try MediaFactory.openSource("demo").source }, "demo")

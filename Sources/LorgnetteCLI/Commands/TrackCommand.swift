@@ -172,8 +172,7 @@ struct TrackCommand: ParsableCommand {
 
         let source: FrameSource
         if let device {
-            let (w, h) = try RecordCommand.parseSize(size)
-            source = try V4L2Camera(path: device, request: CaptureRequest(width: w, height: h, framesPerSecond: 30))
+            source = try MediaFactory.openCamera(device, size: size)
         } else {
             source = try MediaFactory.openSource(input!).source
         }
