@@ -63,7 +63,9 @@ public final class FieldOfViewScan {
         for _ in 0..<maxFrames {
             guard let frame = try source.nextFrame() else { break }
             switch frame.payload {
-            case .jpeg(let bytes): try decoder.decodeGray(bytes, scale: .full, into: &image)
+            case .jpeg(let bytes):
+                // A frame that does not decode is skipped, as the run that follows the scan skips it.
+                do { try decoder.decodeGray(bytes, scale: .full, into: &image) } catch is JPEGError { continue }
             case .rgb(let rgb): image = GrayImage(luma: rgb)
             case .gray(let gray): image = gray
             }

@@ -48,6 +48,8 @@ struct LiveCommand: ParsableCommand {
 
     @OptionGroup var glassesOptions: GlassesOptions
 
+    @OptionGroup var badFrameOptions: BadFrameOptions
+
     @Option(name: [.short, .long], help: "Output: .avi or .mjpeg file, - (MJPEG on standard output) or a V4L2 output device /dev/videoN (default live.avi; none with --http).")
     var output: String?
 
@@ -192,7 +194,8 @@ struct LiveCommand: ParsableCommand {
 
         var sink: FrameSink?
         Interrupt.install()
-        var index = 0, withFace = 0, readerClosed = false
+        var index = 0, withFace = 0, readerClosed = false, sequence = 0
+        var badFrames = BadFrames(source: sourceName, options: badFrameOptions)
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let framesPerSecond = source.info.framesPerSecond ?? 30
         // A failure mid-stream (corrupt frame, unplugged camera) still finishes the file, so what was
@@ -201,7 +204,15 @@ struct LiveCommand: ParsableCommand {
             while !Interrupt.requested {
                 if let frames, index >= frames { break }
                 guard let frame = try source.nextFrame() else { break }
-                let output = try pipeline.process(frame)
+                defer { sequence += 1 }
+                let output: PipelineOutput
+                do {
+                    output = try pipeline.process(frame)
+                    badFrames.decoded()
+                } catch where BadFrames.isBadFrame(error) {
+                    try badFrames.skip(frame: sequence, error)
+                    continue
+                }
                 if let seconds, output.time >= seconds { break }
                 preview?.publish(output, pipeline: pipeline)
                 if let virtualCamera, let image = output.image {
@@ -237,7 +248,7 @@ struct LiveCommand: ParsableCommand {
                 ?? "\(path): no frames"
         }
         printSummary(String(format: "live: %d frames, faces tracked on %.1f %%, %.1f fps (capture to encode) -> ",
-                            index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0) + written)
+                            index, index > 0 ? 100 * Double(withFace) / Double(index) : 0, index > 0 ? Double(index) / wall : 0) + written + badFrames.summary)
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("\(sourceName): no frames could be read") }
     }

@@ -50,6 +50,8 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "Input: \(MediaFactory.inputHelp).")
     var input: String?
 
+    @OptionGroup var badFrameOptions: BadFrameOptions
+
     @Option(help: "Camera device (/dev/videoN) instead of --input.")
     var device: String?
 
@@ -221,6 +223,7 @@ struct TrackCommand: ParsableCommand {
         let pupilRefiner = PupilRefiner()
         Interrupt.install()
         var index = 0, withFace = 0
+        var badFrames = BadFrames(source: input ?? device ?? "input", options: badFrameOptions)
         var firstTime: Double?
         var trackingSeconds = 0.0, trackingCPUSeconds = 0.0
         var slowFrames = 0, slowCPUFrames = 0, slowDetectorFrames = 0
@@ -236,15 +239,21 @@ struct TrackCommand: ParsableCommand {
             let gray: GrayImage
             switch frame.payload {
             case .jpeg(let bytes):
-                if output != nil || json != nil {
-                    var image = RGBImage(width: 1, height: 1)
-                    try decoder.decodeRGB(bytes, scale: .full, into: &image)
-                    rgb = image
-                    gray = GrayImage(luma: image)
-                } else {
-                    var image = GrayImage(width: 1, height: 1)
-                    try decoder.decodeGray(bytes, scale: .full, into: &image)
-                    gray = image
+                do {
+                    if output != nil || json != nil {
+                        var image = RGBImage(width: 1, height: 1)
+                        try decoder.decodeRGB(bytes, scale: .full, into: &image)
+                        rgb = image
+                        gray = GrayImage(luma: image)
+                    } else {
+                        var image = GrayImage(width: 1, height: 1)
+                        try decoder.decodeGray(bytes, scale: .full, into: &image)
+                        gray = image
+                    }
+                    badFrames.decoded()
+                } catch where BadFrames.isBadFrame(error) {
+                    try badFrames.skip(frame: frame.sequence, error)
+                    continue
                 }
             case .rgb(let image):
                 rgb = image
@@ -303,7 +312,7 @@ struct TrackCommand: ParsableCommand {
         let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
         let perFrameCPU = index > 0 ? trackingCPUSeconds / Double(index) * 1000 : 0
         printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + classifier + pose + filters)",
-                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame, perFrameCPU))
+                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame, perFrameCPU) + badFrames.summary)
         if !trackingModeCPU.isEmpty {
             let sorted = trackingModeCPU.sorted()
             printError(String(format: "track: tracking-mode frames (no detector): thread CPU median %.2f ms, p90 %.2f ms, max %.2f ms over %d frames",
