@@ -36,6 +36,12 @@ struct GLTFDocument: Decodable {
         var KHR_materials_transmission: Transmission?
         var KHR_materials_ior: IOR?
     }
+    /// A skin (glTF 2.0 §3.7.3): joints and their inverse bind matrices; read to place skinned
+    /// meshes in their bind pose.
+    struct Skin: Decodable {
+        var joints: [Int]
+        var inverseBindMatrices: Int?
+    }
     struct Material: Decodable {
         var name: String?
         var pbrMetallicRoughness: PBR?
@@ -55,6 +61,7 @@ struct GLTFDocument: Decodable {
         var name: String?
         var children: [Int]?
         var mesh: Int?
+        var skin: Int?
         var matrix: [Float]?
         var translation: [Float]?
         var rotation: [Float]?
@@ -63,6 +70,7 @@ struct GLTFDocument: Decodable {
     struct Scene: Decodable { var nodes: [Int]? }
 
     var asset: Asset
+    var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var buffers: [Buffer]?
     var bufferViews: [BufferView]?
@@ -74,5 +82,9 @@ struct GLTFDocument: Decodable {
     var meshes: [MeshEntry]?
     var nodes: [Node]?
     var scenes: [Scene]?
+    var skins: [Skin]?
+    /// Any JSON value, counted but not read (animations: the model is drawn in its rest pose).
+    struct Ignored: Decodable { init(from decoder: Decoder) throws {} }
+    var animations: [Ignored]?
     var scene: Int?
 }
