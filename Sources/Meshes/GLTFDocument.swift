@@ -23,7 +23,19 @@ struct GLTFDocument: Decodable {
     struct Image: Decodable { var uri: String?; var mimeType: String?; var bufferView: Int? }
     struct Sampler: Decodable { var magFilter: Int?; var minFilter: Int?; var wrapS: Int?; var wrapT: Int? }
     struct Texture: Decodable { var sampler: Int?; var source: Int? }
-    struct TextureInfo: Decodable { var index: Int; var texCoord: Int? }
+    struct TextureInfo: Decodable {
+        var index: Int
+        var texCoord: Int?
+        var extensions: TextureInfoExtensions?
+    }
+    /// `KHR_texture_transform`: UV offset, rotation (radians) and scale, applied as T · R · S.
+    struct TextureTransform: Decodable {
+        var offset: [Float]?
+        var rotation: Float?
+        var scale: [Float]?
+        var texCoord: Int?
+    }
+    struct TextureInfoExtensions: Decodable { var KHR_texture_transform: TextureTransform? }
     struct PBR: Decodable {
         var baseColorFactor: [Float]?
         var baseColorTexture: TextureInfo?

@@ -13,6 +13,9 @@ public struct GLTFLoader {
     public static let supportedExtensions: Set<String> = [
         "KHR_materials_transmission", "KHR_materials_ior", "KHR_materials_volume",
         "KHR_materials_iridescence", "KHR_materials_specular", "KHR_materials_emissive_strength",
+        // Geometry and texture coordinates (pure Swift, read here): quantised attributes are any
+        // component type `floats` reads; the texture transform is applied to TEXCOORD_0 on load.
+        "KHR_mesh_quantization", "KHR_texture_transform",
     ]
 
     public var decoders: TextureDecoders
@@ -88,6 +91,9 @@ struct GLTFContext {
     var buffers: [Int: [UInt8]] = [:]
     var warnings: [String] = []
     var restPoseCache: [Transform3D]?
+    /// Per material index: its base-colour texture's `KHR_texture_transform`, applied to the UVs of
+    /// the primitives drawn with it.
+    var uvTransforms: [Int: UVTransform] = [:]
 
     init(doc: GLTFDocument, path: String, directory: String, glbBinary: [UInt8]?, decoders: TextureDecoders) {
         self.doc = doc
@@ -103,6 +109,9 @@ struct GLTFContext {
         noteIgnoredFeatures()
         let (textures, textureMap) = try loadTextures()
         var materials = try (doc.materials ?? []).enumerated().map { i, m in try material(m, index: i, textureMap: textureMap) }
+        for (i, m) in (doc.materials ?? []).enumerated() {
+            if let t = m.pbrMetallicRoughness?.baseColorTexture?.extensions?.KHR_texture_transform { uvTransforms[i] = try UVTransform(t, material: i, path: path) }
+        }
         let defaultMaterial = materials.count
         materials.append(Material(name: "default", baseColor: [1, 1, 1, 1], metallic: 0, roughness: 0.5))
         var primitives: [MeshPrimitive] = []
@@ -408,6 +417,7 @@ struct GLTFContext {
             guard m >= 0 && m < materialCount else { throw fail("\(name): material \(m) does not exist") }
             material = m
         }
+        if let transform = uvTransforms[material] { uvs = uvs.map(transform.apply) }
         if positions.isEmpty { positions = [] }
         return MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
     }
@@ -451,7 +461,7 @@ struct GLTFContext {
         }
         var texture: Int? = nil
         if let t = pbr?.baseColorTexture {
-            if (t.texCoord ?? 0) != 0 {
+            if (t.extensions?.KHR_texture_transform?.texCoord ?? t.texCoord ?? 0) != 0 {
                 // Only TEXCOORD_0 is read; a texture on another set would be mapped wrongly.
             } else {
                 texture = textureMap[t.index]
