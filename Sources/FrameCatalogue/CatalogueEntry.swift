@@ -1,7 +1,8 @@
 /// One frame in the catalogue: `id` (what `view` and `live --frame` take), display `name`, the
 /// generator `style` and ISO 8624 `size` code ("52□18-140") for procedural frames, `mesh` (a path
 /// relative to the catalogue file, or absolute), its colour/material `variants`, and for external
-/// models without real-world units a declared `frameWidthMM` used when normalising.
+/// models without real-world units a declared `frameWidthMM` used when normalising, and `lenses`:
+/// part or material names to take as lenses instead of the guess (`LensFinder`), or ["none"].
 public struct CatalogueEntry: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
@@ -11,9 +12,10 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
     public var variants: [FrameVariant]
     public var external: Bool
     public var frameWidthMM: Float?
+    public var lenses: [String]?
 
     public init(id: String, name: String, style: String? = nil, size: String? = nil, mesh: String, variants: [FrameVariant] = [],
-                external: Bool = false, frameWidthMM: Float? = nil) {
+                external: Bool = false, frameWidthMM: Float? = nil, lenses: [String]? = nil) {
         self.id = id
         self.name = name
         self.style = style
@@ -22,9 +24,10 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
         self.variants = variants
         self.external = external
         self.frameWidthMM = frameWidthMM
+        self.lenses = lenses
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, style, size, mesh, variants, external, frameWidthMM }
+    enum CodingKeys: String, CodingKey { case id, name, style, size, mesh, variants, external, frameWidthMM, lenses }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -36,5 +39,6 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
         variants = try c.decodeIfPresent([FrameVariant].self, forKey: .variants) ?? []
         external = try c.decodeIfPresent(Bool.self, forKey: .external) ?? false
         frameWidthMM = try c.decodeIfPresent(Float.self, forKey: .frameWidthMM)
+        lenses = try c.decodeIfPresent([String].self, forKey: .lenses)
     }
 }

@@ -17,7 +17,7 @@ enum PipelineFactory {
     }
 
     /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.
-    static func glassesLibrary(frameWidthOverrideMM: Float? = nil) throws -> GlassesLibrary {
+    static func glassesLibrary(frameWidthOverrideMM: Float? = nil, lensNames: [String] = []) throws -> GlassesLibrary {
         let face = try MeanFace(contentsOf: try ModelsDirectory.file("mean-face.json").path)
         let catalogue: FrameCatalogue
         do {
@@ -25,7 +25,8 @@ enum PipelineFactory {
         } catch let e as CatalogueError {
             throw CLIError(e.description)
         }
-        return GlassesLibrary(catalogue: catalogue, loader: meshLoader(), face: face, frameWidthOverrideMM: frameWidthOverrideMM)
+        return GlassesLibrary(catalogue: catalogue, loader: meshLoader(), face: face, frameWidthOverrideMM: frameWidthOverrideMM,
+                              lensNames: lensNames)
     }
 
     /// A pipeline drawing `glasses` with the bundled detector and landmark models; `stills` (photos)

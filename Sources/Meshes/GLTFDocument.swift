@@ -23,7 +23,19 @@ struct GLTFDocument: Decodable {
     struct Image: Decodable { var uri: String?; var mimeType: String?; var bufferView: Int? }
     struct Sampler: Decodable { var magFilter: Int?; var minFilter: Int?; var wrapS: Int?; var wrapT: Int? }
     struct Texture: Decodable { var sampler: Int?; var source: Int? }
-    struct TextureInfo: Decodable { var index: Int; var texCoord: Int? }
+    struct TextureInfo: Decodable {
+        var index: Int
+        var texCoord: Int?
+        var extensions: TextureInfoExtensions?
+    }
+    /// `KHR_texture_transform`: UV offset, rotation (radians) and scale, applied as T · R · S.
+    struct TextureTransform: Decodable {
+        var offset: [Float]?
+        var rotation: Float?
+        var scale: [Float]?
+        var texCoord: Int?
+    }
+    struct TextureInfoExtensions: Decodable { var KHR_texture_transform: TextureTransform? }
     struct PBR: Decodable {
         var baseColorFactor: [Float]?
         var baseColorTexture: TextureInfo?
@@ -35,6 +47,12 @@ struct GLTFDocument: Decodable {
         struct IOR: Decodable { var ior: Float? }
         var KHR_materials_transmission: Transmission?
         var KHR_materials_ior: IOR?
+    }
+    /// A skin (glTF 2.0 §3.7.3): joints and their inverse bind matrices; read to place skinned
+    /// meshes in their bind pose.
+    struct Skin: Decodable {
+        var joints: [Int]
+        var inverseBindMatrices: Int?
     }
     struct Material: Decodable {
         var name: String?
@@ -55,6 +73,7 @@ struct GLTFDocument: Decodable {
         var name: String?
         var children: [Int]?
         var mesh: Int?
+        var skin: Int?
         var matrix: [Float]?
         var translation: [Float]?
         var rotation: [Float]?
@@ -63,6 +82,7 @@ struct GLTFDocument: Decodable {
     struct Scene: Decodable { var nodes: [Int]? }
 
     var asset: Asset
+    var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var buffers: [Buffer]?
     var bufferViews: [BufferView]?
@@ -74,5 +94,9 @@ struct GLTFDocument: Decodable {
     var meshes: [MeshEntry]?
     var nodes: [Node]?
     var scenes: [Scene]?
+    var skins: [Skin]?
+    /// Any JSON value, counted but not read (animations: the model is drawn in its rest pose).
+    struct Ignored: Decodable { init(from decoder: Decoder) throws {} }
+    var animations: [Ignored]?
     var scene: Int?
 }

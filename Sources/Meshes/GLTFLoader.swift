@@ -13,6 +13,9 @@ public struct GLTFLoader {
     public static let supportedExtensions: Set<String> = [
         "KHR_materials_transmission", "KHR_materials_ior", "KHR_materials_volume",
         "KHR_materials_iridescence", "KHR_materials_specular", "KHR_materials_emissive_strength",
+        // Geometry and texture coordinates (pure Swift, read here): quantised attributes are any
+        // component type `floats` reads; the texture transform is applied to TEXCOORD_0 on load.
+        "KHR_mesh_quantization", "KHR_texture_transform",
     ]
 
     public var decoders: TextureDecoders
@@ -45,7 +48,7 @@ public struct GLTFLoader {
             throw MeshError(path, "glTF version \(doc.asset.version) is not supported (only 2.x)")
         }
         for ext in doc.extensionsRequired ?? [] where !GLTFLoader.supportedExtensions.contains(ext) {
-            throw MeshError(path, "required extension \(ext) is not supported")
+            throw MeshError(path, "required extension \(ext) is not supported (the file cannot be drawn without it)")
         }
         var context = GLTFContext(doc: doc, path: path, directory: (path as NSString).deletingLastPathComponent,
                                   glbBinary: glbBinary, decoders: decoders)
@@ -87,6 +90,10 @@ struct GLTFContext {
     let decoders: TextureDecoders
     var buffers: [Int: [UInt8]] = [:]
     var warnings: [String] = []
+    var restPoseCache: [Transform3D]?
+    /// Per material index: its base-colour texture's `KHR_texture_transform`, applied to the UVs of
+    /// the primitives drawn with it.
+    var uvTransforms: [Int: UVTransform] = [:]
 
     init(doc: GLTFDocument, path: String, directory: String, glbBinary: [UInt8]?, decoders: TextureDecoders) {
         self.doc = doc
@@ -99,8 +106,12 @@ struct GLTFContext {
     func fail(_ reason: String) -> MeshError { MeshError(path, reason) }
 
     mutating func build() throws -> Mesh {
+        noteIgnoredFeatures()
         let (textures, textureMap) = try loadTextures()
         var materials = try (doc.materials ?? []).enumerated().map { i, m in try material(m, index: i, textureMap: textureMap) }
+        for (i, m) in (doc.materials ?? []).enumerated() {
+            if let t = m.pbrMetallicRoughness?.baseColorTexture?.extensions?.KHR_texture_transform { uvTransforms[i] = try UVTransform(t, material: i, path: path) }
+        }
         let defaultMaterial = materials.count
         materials.append(Material(name: "default", baseColor: [1, 1, 1, 1], metallic: 0, roughness: 0.5))
         var primitives: [MeshPrimitive] = []
@@ -128,7 +139,7 @@ struct GLTFContext {
                 guard let meshes = doc.meshes, m >= 0 && m < meshes.count else { throw fail("node \(n) refers to missing mesh \(m)") }
                 for (pi, p) in meshes[m].primitives.enumerated() {
                     let name = (node.name ?? meshes[m].name ?? "mesh\(m)") + (meshes[m].primitives.count > 1 ? "#\(pi)" : "")
-                    if let prim = try primitive(p, name: name, world: world, defaultMaterial: defaultMaterial,
+                    if let prim = try primitive(p, name: name, world: world, skin: node.skin, defaultMaterial: defaultMaterial,
                                                 materialCount: materials.count - 1) {
                         primitives.append(prim)
                     }
@@ -137,10 +148,29 @@ struct GLTFContext {
             for c in (node.children ?? []).reversed() { stack.append((c, world, depth + 1)) }
         }
         if primitives.isEmpty { throw fail("model has no triangles") }
+        primitives = droppingDuplicates(primitives)
         if !primitives.contains(where: { $0.materialIndex == defaultMaterial }) { materials.removeLast() }
         let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
         try MeshLimits.checkExtent(of: mesh, path: path)
         return mesh
+    }
+
+    /// Drops a primitive identical to an earlier one (same material, vertices and triangles), as
+    /// exporters write when one mesh sits under two instancing nodes with the same transform: drawn
+    /// twice, a translucent lens would darken twice, and the duplicate costs a second transform.
+    mutating func droppingDuplicates(_ primitives: [MeshPrimitive]) -> [MeshPrimitive] {
+        var kept: [MeshPrimitive] = []
+        var dropped = 0
+        for p in primitives {
+            if kept.contains(where: { $0.materialIndex == p.materialIndex && $0.indices.count == p.indices.count
+                && $0.positions.count == p.positions.count && $0.positions == p.positions && $0.indices == p.indices }) {
+                dropped += 1
+            } else {
+                kept.append(p)
+            }
+        }
+        if dropped > 0 { warnings.append("dropped \(dropped) duplicate primitive\(dropped == 1 ? "" : "s") (the same triangles placed twice)") }
+        return kept
     }
 
     func localTransform(_ node: GLTFDocument.Node, index: Int) throws -> Transform3D {
@@ -341,7 +371,7 @@ struct GLTFContext {
 
     // MARK: Primitives
 
-    mutating func primitive(_ p: GLTFDocument.Primitive, name: String, world: Transform3D,
+    mutating func primitive(_ p: GLTFDocument.Primitive, name: String, world: Transform3D, skin: Int?,
                             defaultMaterial: Int, materialCount: Int) throws -> MeshPrimitive? {
         let mode = p.mode ?? 4
         guard (4...6).contains(mode) else {
@@ -351,20 +381,26 @@ struct GLTFContext {
         guard let posAccessor = p.attributes["POSITION"] else { throw fail("\(name): primitive has no POSITION attribute") }
         let pos = try floats(posAccessor, expecting: 3, name: name)
         let count = pos.count / 3
-        var positions = (0..<count).map { world.apply(SIMD3<Float>(pos[3 * $0], pos[3 * $0 + 1], pos[3 * $0 + 2])) }
+        // A skinned mesh is placed by its joints (bind pose), one transform per vertex; others by the node.
+        let perVertex = try skin.map { try bindPoseTransforms(skin: $0, primitive: p, vertexCount: count, fallback: world, name: name) }
+        func placement(_ v: Int) -> Transform3D { perVertex?[v] ?? world }
+        var positions = (0..<count).map { placement($0).apply(SIMD3<Float>(pos[3 * $0], pos[3 * $0 + 1], pos[3 * $0 + 2])) }
         for v in positions where !MeshLimits.isInRange(v) {
             throw fail("\(name): POSITION \(v) (after node transforms) is not finite or exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
         }
         var raw: [UInt32]
         if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
         var tris = GLTFContext.triangleList(raw, mode: mode)
-        if world.determinant < 0 { tris = Mesh.rewound(tris) }
+        if (perVertex?.first ?? world).determinant < 0 { tris = Mesh.rewound(tris) }
         var normals: [SIMD3<Float>]
         if let na = p.attributes["NORMAL"] {
             let n = try floats(na, expecting: 3, name: name)
             guard n.count == pos.count else { throw fail("\(name): NORMAL count differs from POSITION count") }
             let nm = world.normalMatrix
-            normals = (0..<count).map { simdNormalize(nm.applyLinear(SIMD3<Float>(n[3 * $0], n[3 * $0 + 1], n[3 * $0 + 2]))) }
+            normals = (0..<count).map {
+                let m = perVertex == nil ? nm : placement($0).normalMatrix
+                return simdNormalize(m.applyLinear(SIMD3<Float>(n[3 * $0], n[3 * $0 + 1], n[3 * $0 + 2])))
+            }
             for i in normals.indices where !(simdLength(normals[i]) > 0.5) { normals[i] = [0, 0, 1] }
         } else {
             normals = NormalGenerator.vertexNormals(positions: positions, indices: tris)
@@ -381,6 +417,7 @@ struct GLTFContext {
             guard m >= 0 && m < materialCount else { throw fail("\(name): material \(m) does not exist") }
             material = m
         }
+        if let transform = uvTransforms[material] { uvs = uvs.map(transform.apply) }
         if positions.isEmpty { positions = [] }
         return MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
     }
@@ -424,7 +461,7 @@ struct GLTFContext {
         }
         var texture: Int? = nil
         if let t = pbr?.baseColorTexture {
-            if (t.texCoord ?? 0) != 0 {
+            if (t.extensions?.KHR_texture_transform?.texCoord ?? t.texCoord ?? 0) != 0 {
                 // Only TEXCOORD_0 is read; a texture on another set would be mapped wrongly.
             } else {
                 texture = textureMap[t.index]
@@ -436,6 +473,18 @@ struct GLTFContext {
                         doubleSided: m.doubleSided ?? false,
                         transmission: ext?.KHR_materials_transmission.map { $0.transmissionFactor ?? 0 } ?? 0,
                         indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5).clampedToValidRanges()
+    }
+
+    /// Notes what the file uses that is not drawn: extensions it does not require (the spec lets a
+    /// viewer ignore those, and three.js does) and animations (the model is shown in its rest pose).
+    mutating func noteIgnoredFeatures() {
+        let required = Set(doc.extensionsRequired ?? [])
+        for ext in doc.extensionsUsed ?? [] where !GLTFLoader.supportedExtensions.contains(ext) && !required.contains(ext) {
+            warnings.append("extension \(ext) is not supported; ignored (the file does not require it)")
+        }
+        if let n = doc.animations?.count, n > 0 {
+            warnings.append("\(n) animation\(n == 1 ? "" : "s") ignored; drawn in the rest pose")
+        }
     }
 
     /// Decodes the images that materials use as base colour; returns the textures and a map from
@@ -463,14 +512,21 @@ struct GLTFContext {
                 continue
             }
             let image = images[source]
-            let bytes: [UInt8]
-            if let v = image.bufferView {
-                let view = try bufferView(v)
-                bytes = Array(view.bytes[view.offset..<view.offset + view.length])
-            } else if let uri = image.uri {
-                bytes = try resolve(uri: uri, what: "image \(source)")
-            } else {
-                throw fail("image \(source) has neither uri nor bufferView")
+            var bytes: [UInt8] = []
+            // A texture that cannot be read costs the model its pattern, not its shape: viewers
+            // (three.js, Blender) draw it with the base colour and a warning, and so does this loader.
+            do {
+                if let v = image.bufferView {
+                    let view = try bufferView(v)
+                    bytes = Array(view.bytes[view.offset..<view.offset + view.length])
+                } else if let uri = image.uri {
+                    bytes = try resolve(uri: uri, what: "image \(source)")
+                } else {
+                    throw fail("image \(source) has neither uri nor bufferView")
+                }
+            } catch let e as MeshError {
+                warnings.append("\(e.reason); using the base colour instead")
+                continue
             }
             do {
                 let rgba = try decoders.decode(bytes)

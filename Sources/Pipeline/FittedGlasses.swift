@@ -10,9 +10,12 @@ public struct FittedGlasses: Sendable {
     public let fit: GlassesFit
     /// What the loader noticed but could work around (e.g. an ignored extension).
     public let warnings: [String]
+    /// The parts drawn as lenses and why (`LensFinder`), for the commands to print.
+    public let lenses: [LensFinding]
 
-    public init(name: String, canonical: CanonicalGlasses, fit: GlassesFit, warnings: [String] = []) {
+    public init(name: String, canonical: CanonicalGlasses, fit: GlassesFit, warnings: [String] = [], lenses: [LensFinding] = []) {
         self.name = name
+        self.lenses = lenses
         self.canonical = canonical
         self.fit = fit
         self.warnings = warnings

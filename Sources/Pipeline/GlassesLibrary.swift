@@ -13,8 +13,12 @@ public struct GlassesLibrary {
     public let loader: MeshLoader
     public let face: MeanFace
     public var frameWidthOverrideMM: Float?
+    /// Part or material names to draw as lenses instead of `LensFinder`'s guess (`--lens`); empty:
+    /// the catalogue entry's `lenses`, else the guess.
+    public var lensNames: [String]
 
-    public init(catalogue: FrameCatalogue?, loader: MeshLoader, face: MeanFace, frameWidthOverrideMM: Float? = nil) {
+    public init(catalogue: FrameCatalogue?, loader: MeshLoader, face: MeanFace, frameWidthOverrideMM: Float? = nil, lensNames: [String] = []) {
+        self.lensNames = lensNames
         self.catalogue = catalogue
         self.loader = loader
         self.face = face
@@ -24,9 +28,14 @@ public struct GlassesLibrary {
     /// The catalogue's first frame when `spec` is nil.
     public func load(_ spec: String?) throws -> FittedGlasses {
         let (mesh, declaredWidth, name) = try loadMesh(spec)
-        let canonical = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidthOverrideMM ?? declaredWidth)
-        guard canonical.mesh.bounds != nil else { throw PipelineError("\(name): model is empty") }
-        return FittedGlasses(name: name, canonical: canonical, fit: GlassesFit(glasses: canonical, face: face), warnings: mesh.warnings)
+        let normalized = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidthOverrideMM ?? declaredWidth)
+        guard normalized.mesh.bounds != nil else { throw PipelineError("\(name): model is empty") }
+        let catalogueLenses = spec.flatMap { try? catalogue?.lookup($0).entry.lenses } ?? nil
+        let found = LensFinder.find(in: normalized, named: lensNames.isEmpty ? catalogueLenses ?? [] : lensNames)
+        let canonical = found.glasses
+        let unmatched = found.unmatchedNames.map { "no part or material is named '\($0)' (--lens)" }
+        return FittedGlasses(name: name, canonical: canonical, fit: GlassesFit(glasses: canonical, face: face),
+                             warnings: mesh.warnings + unmatched, lenses: found.lenses)
     }
 
     private func loadMesh(_ spec: String?) throws -> (Mesh, Float?, String) {

@@ -121,3 +121,67 @@ private func meanAbsoluteDifference(_ a: RGBImage, _ b: RGBImage, xs: ClosedRang
     }
     return Double(sum) / Double(max(n, 1))
 }
+
+/// Issue 23: a model whose lenses have a plain default material (opaque white metal, here the
+/// Khronos sunglasses with `{}` lens materials and anonymous part names) still shows the eyes:
+/// the lenses are found by geometry and drawn see-through. The pupils' region of the output stays
+/// close to the input frame; with lens finding switched off (`--lens none`) it is covered.
+@Test(.enabled(if: FileManager.default.fileExists(atPath: KhronosCopy.source), "needs ../shared/data/glasses next to the repository"))
+func eyesShowThroughLensesWithADefaultMaterial() throws {
+    let dir = NSTemporaryDirectory() + "lorgnette-pipeline-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let model = dir + "/plain-lenses.glb"
+    try KhronosCopy.withPlainLenses(to: model)
+    var library = try Bundle.library()
+    func pupilDifference(_ glasses: FittedGlasses) throws -> Double {
+        let pipeline = try Bundle.pipeline(glasses, face: library.face)
+        let source = try Bundle.demo(frames: 4)
+        var last: (PipelineOutput, Frame)?
+        while let frame = try source.nextFrame() { last = (try pipeline.process(frame), frame) }
+        let (output, input) = try #require(last)
+        let anchor = try #require(output.anchors.first)
+        let decoded = try TurboJPEGDecoder().decodeRGB(output.jpeg)
+        guard case .rgb(let image) = input.payload else { Issue.record("demo frames are RGB"); return 0 }
+        // A box of half the eye's width around each eye's centre (the iris and pupil).
+        var total = 0.0
+        for eye in [36 ... 41, 42 ... 47] {
+            let points = eye.map { anchor.landmarks[$0] }
+            let cx = points.map(\.x).reduce(0, +) / 6, cy = points.map(\.y).reduce(0, +) / 6
+            let r = max(2, (points.map(\.x).max()! - points.map(\.x).min()!) / 4)
+            total += meanAbsoluteDifference(decoded, image, xs: Int(cx - r) ... Int(cx + r), ys: Int(cy - r / 2) ... Int(cy + r / 2))
+        }
+        return total / 2
+    }
+    let found = try library.load(model)
+    #expect(found.lenses.filter { $0.evidence.description.hasPrefix("geometry") }.count == 2, "\(found.lenses)")
+    let seeThrough = try pupilDifference(found)
+    library.lensNames = ["none"]
+    let covered = try pupilDifference(try library.load(model))
+    print("pupil region mean |output - input|: lenses found \(seeThrough), lens finding off \(covered)")
+    #expect(seeThrough < 20, "the eyes show through the lenses (mean difference \(seeThrough) of 255)")
+    #expect(covered > 2 * seeThrough, "opaque lenses hide them (\(covered))")
+}
+
+private enum KhronosCopy {
+    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/glasses/khronos_sunglasses/SunglassesKhronos.glb").path
+
+    /// Lens materials made `{}`, lens meshes and nodes renamed "PartA"/"PartB".
+    static func withPlainLenses(to path: String) throws {
+        try GLBRewriter.rewrite(source, to: path) { json in
+            var materials = json["materials"] as! [[String: Any]]
+            for i in materials.indices where (materials[i]["name"] as? String)?.hasPrefix("lens") == true { materials[i] = [:] }
+            json["materials"] = materials
+            var meshes = json["meshes"] as! [[String: Any]], nodes = json["nodes"] as! [[String: Any]]
+            var k = 0
+            for i in meshes.indices where (meshes[i]["name"] as? String)?.hasPrefix("Lenses") == true {
+                meshes[i]["name"] = ["PartA", "PartB"][k]
+                k += 1
+            }
+            for j in nodes.indices where (nodes[j]["name"] as? String)?.hasPrefix("Lenses") == true { nodes[j]["name"] = "Part\(j)" }
+            json["meshes"] = meshes
+            json["nodes"] = nodes
+        }
+    }
+}

@@ -82,7 +82,7 @@ struct BenchCommand: ParsableCommand {
 
     private func bench() throws {
         let loadBefore = BenchMachine.loadAverage()
-        let library = try PipelineFactory.glassesLibrary()
+        let library = try PipelineFactory.glassesLibrary(lensNames: glassesOptions.lensNames)
         let glasses: FittedGlasses
         do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         let runner = BenchRunner(makePipeline: { mode in

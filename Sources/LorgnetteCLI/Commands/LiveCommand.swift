@@ -143,10 +143,11 @@ struct LiveCommand: ParsableCommand {
     private func live() throws {
         let items = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems)
         let frameWidth = glassesOptions.widthMM
-        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth)
+        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth, lensNames: glassesOptions.lensNames)
         let glasses: FittedGlasses
         do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         for warning in glasses.warnings { printError("warning: \(warning)") }
+        printLenses(glasses.lenses, prefix: "live")
         var configuration = PipelineConfiguration()
         // Files: estimated from a pre-scan unless --fov is given; cameras and the demo: --fov or the webcam default.
         let fovChoice = try fov.map { try FieldOfViewOption(parsing: $0) } ?? (device == nil && FieldOfViewOption.isRecording(input) ? .auto : nil)

@@ -47,6 +47,11 @@ struct ViewCommand: ParsableCommand {
     /// The catalogue file: as given, else the one in the Models folder found beside the executable.
     var catalogue: String { catalogueOption ?? ModelsDirectory.catalogueFile }
 
+    @Option(name: .customLong("lens"), help: ArgumentHelp(
+        "Part or material name to draw as a lens, instead of the guess (repeat or separate with commas; 'none': no guessing).",
+        valueName: "NAME"))
+    var lens: [String] = []
+
     @Flag(name: .customLong("no-antialiasing"), help: "Do not smooth silhouette edges.")
     var noAntialiasing = false
 
@@ -68,9 +73,14 @@ struct ViewCommand: ParsableCommand {
         }
         guard frames >= 1 && frames <= 100_000 else { throw CLIError("--frames must be 1...100000") }
         if let fw = frameWidth, !(fw > 10 && fw < 1000) { throw CLIError("--frame-width must be 10...1000 mm") }
-        let (mesh, declaredWidth) = try loadModel()
-        let canonical = GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidth ?? declaredWidth)
-        for warning in mesh.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        let (mesh, declaredWidth, catalogueLenses) = try loadModel()
+        let lensNames = lens.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        let found = LensFinder.find(in: GlassesNormalizer.normalize(mesh, declaredWidthMM: frameWidth ?? declaredWidth),
+                                    named: lensNames.isEmpty ? catalogueLenses : lensNames)
+        let canonical = found.glasses
+        for warning in mesh.warnings { printError("warning: \(warning)") }
+        for name in found.unmatchedNames { printError("warning: no part or material is named '\(name)' (--lens)") }
+        printLenses(found.lenses, prefix: "view")
         guard let bounds = canonical.mesh.bounds else { throw CLIError("\(model): model is empty") }
         let renderable = RenderableMesh(canonical.mesh)
         let renderer = SceneRenderer()
@@ -103,19 +113,20 @@ struct ViewCommand: ParsableCommand {
         print("\(output): \(sink.framesWritten) frames \(w)x\(h), \(renderable.triangleCount) triangles")
     }
 
-    /// The model's mesh and, for catalogue entries, the frame width they declare.
-    func loadModel() throws -> (Mesh, Float?) {
+    /// The model's mesh and, for catalogue entries, the frame width and lens names they declare.
+    func loadModel() throws -> (Mesh, Float?, [String]) {
         let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
         let ext = (model as NSString).pathExtension.lowercased()
         if MeshLoader.supportedExtensions.contains(ext) {
-            do { return (try loader.load(path: model), nil) } catch let e as MeshError { throw CLIError(e.description) }
+            do { return (try loader.load(path: model), nil, []) } catch let e as MeshError { throw CLIError(e.description) }
         }
         if FileManager.default.fileExists(atPath: model) {
             throw CLIError("\(model): unsupported model format (expected .gltf, .glb or .obj)")
         }
         do {
             let cat = try FrameCatalogue.load(path: catalogue)
-            return try cat.resolve(model, loader: loader)
+            let (mesh, width) = try cat.resolve(model, loader: loader)
+            return (mesh, width, try cat.lookup(model).entry.lenses ?? [])
         } catch let e as CatalogueError {
             throw CLIError(e.description)
         } catch let e as MeshError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Which glasses to draw, declared once for `live` and `bench`. "Frame" means a video frame in this
 /// code base; the spectacles are glasses, so the option is `--glasses`. `--frame` and `--frame-width`
@@ -15,6 +16,14 @@ struct GlassesOptions: ParsableArguments {
 
     @Option(name: .customLong("frame-width"), help: ArgumentHelp("Old name of --glasses-width.", visibility: .hidden))
     var frameWidth: Float?
+
+    @Option(name: .customLong("lens"), help: ArgumentHelp(
+        "Part or material name to draw as a lens, instead of the guess (repeat or separate with commas; 'none': no guessing).",
+        valueName: "NAME"))
+    var lens: [String] = []
+
+    /// The `--lens` names, commas split.
+    var lensNames: [String] { lens.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty } }
 
     /// The chosen glasses (nil: the catalogue's first).
     var choice: String? { glasses ?? frame }
