@@ -16,6 +16,9 @@ struct GlassesOptions: ParsableArguments {
     @Option(name: .customLong("frame-width"), help: ArgumentHelp("Old name of --glasses-width.", visibility: .hidden))
     var frameWidth: Float?
 
+    @Flag(name: .customLong("allow-outside-uris"), help: "Let a model file read buffers, textures and material libraries outside its own folder (absolute paths, '..').")
+    var allowOutsideURIs = false
+
     /// The chosen glasses (nil: the catalogue's first).
     var choice: String? { glasses ?? frame }
     /// The width override in mm, when given.
