@@ -69,8 +69,8 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Overlay items, comma-separated: landmarks, pose, metrics, light, fps (or none).")
     var overlay = "none"
 
-    @Option(help: "Camera capture size for --device.")
-    var size = "640x480"
+    @Option(help: "Camera capture size for --device or /dev/video0 (default \(CaptureSizeOption.defaultSize)).")
+    var size: String?
 
 
     @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
@@ -88,6 +88,7 @@ struct LiveCommand: ParsableCommand {
     func validate() throws {
         if LightingMode(rawValue: light) == nil { throw ValidationError("--light must be fixed or estimated, got '\(light)'") }
         if input != nil && device != nil { throw ValidationError("give --device or --input, not both") }
+        try CaptureSizeOption.validate(size, appliesToCamera: input == nil)
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
@@ -110,23 +111,26 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--output", outputPath)],
+                                                     inputs: [input, device, glassesOptions.choice])
             try live()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("live: \(error)")
+            printError("live: \(describe(error))")
             throw ExitCode.failure
         }
     }
 
     private func openInput() throws -> (FrameSource, String) {
         if let device {
-            let (w, h) = try RecordCommand.parseSize(size)
+            let (w, h) = try RecordCommand.parseSize(size ?? CaptureSizeOption.defaultSize)
             return (try V4L2Camera(path: device, request: CaptureRequest(width: w, height: h, framesPerSecond: 30)), device)
         }
         if let input { return (try servedSource { try MediaFactory.openSource(input).source }, input) }
         if FileManager.default.fileExists(atPath: "/dev/video0"),
-           let camera = try? V4L2Camera(path: "/dev/video0", request: CaptureRequest(width: 640, height: 480, framesPerSecond: 30)) {
+           let wh = try? RecordCommand.parseSize(size ?? CaptureSizeOption.defaultSize),
+           let camera = try? V4L2Camera(path: "/dev/video0", request: CaptureRequest(width: wh.width, height: wh.height, framesPerSecond: 30)) {
             return (camera, "/dev/video0")
         }
         return (try servedSource { try MediaFactory.openSource("demo").source }, "demo")
@@ -142,7 +146,8 @@ struct LiveCommand: ParsableCommand {
     private func live() throws {
         let items = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems)
         let frameWidth = glassesOptions.widthMM
-        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth)
+        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth,
+                                                         allowsFilesOutsideFolder: glassesOptions.allowOutsideURIs)
         let glasses: FittedGlasses
         do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         for warning in glasses.warnings { printError("warning: \(warning)") }
