@@ -75,13 +75,35 @@ public struct FaceDataset: Sendable {
 
     /// Loads one face: the image as gray (luma) and its 68 points. The image may be any photo the
     /// decoder reads (the shared data is JPEG; the original 300-W sets also hold PNG).
+    /// Every failure is one line naming the file (Foundation's own errors carry no path for a
+    /// `.pts` that is not UTF-8: `Error Domain=NSCocoaErrorDomain Code=259`).
     public static func load(_ entry: Entry, decoder: StillImageDecoding) throws -> AnnotatedFace {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry.imagePath)))
-        let image = try decoder.decodeGray(bytes)
-        let text = try String(contentsOfFile: entry.pointsPath, encoding: .utf8)
-        let points = try PTSFile.parse(text)
+        let bytes: [UInt8]
+        do {
+            let file = try RandomAccessFile(path: entry.imagePath)
+            bytes = try file.read(at: 0, count: file.size)
+        } catch {
+            throw FaceDataError(path: entry.imagePath, reason: "cannot be read")
+        }
+        let image: GrayImage
+        do { image = try decoder.decodeGray(bytes) } catch { throw FaceDataError(path: entry.imagePath, reason: "\(error)") }
+        guard let pointsData = FileManager.default.contents(atPath: entry.pointsPath) else {
+            throw FaceDataError(path: entry.pointsPath, reason: "cannot be read")
+        }
+        guard let text = String(validating: pointsData, as: UTF8.self) else {
+            throw FaceDataError(path: entry.pointsPath, reason: "not UTF-8 text")
+        }
+        let points: [SIMD2<Float>]
+        do { points = try PTSFile.parse(text) } catch { throw FaceDataError(path: entry.pointsPath, reason: "\(error)") }
         return AnnotatedFace(name: entry.name, image: image, landmarks: points)
     }
+}
+
+/// Why one face of a data set cannot be loaded: the file and the reason, one line.
+public struct FaceDataError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
 }
 
 /// One annotated face: a gray image and its landmarks in that image's pixel-centre coordinates.

@@ -27,7 +27,7 @@ public enum TrainingSet {
                 let f = try FaceDataset.load(e, decoder: decoder)
                 if f.landmarks.count == IBUG68.count { faces.append(f) } else { failures.append((e.pointsPath, "has \(f.landmarks.count) points, expected 68")) }
             } catch {
-                failures.append((e.imagePath, "\(error)"))
+                if let error = error as? FaceDataError { failures.append((error.path, error.reason)) } else { failures.append((e.imagePath, "\(error)")) }
             }
             progress(i + 1, entries.count)
         }

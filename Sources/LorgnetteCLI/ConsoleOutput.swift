@@ -3,10 +3,11 @@ import Synchronization
 
 // Shared console formatting for the commands: errors and warnings on stderr, numbers for summaries.
 
-/// Writes `message` and a newline to standard error. A full or closed stderr loses the message
-/// rather than ending the run (FileHandle's non-throwing `write` raises an exception on EPIPE).
-func printError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
+/// Writes `message` and a newline (unless `newline` is false: a progress bar redrawn in place) to
+/// standard error. A full or closed stderr loses the message rather than ending the run
+/// (FileHandle's non-throwing `write` raises an exception on EPIPE).
+func printError(_ message: String, newline: Bool = true) {
+    let bytes = Array((newline ? message + "\n" : message).utf8)
     var done = 0
     while done < bytes.count {
         let r = bytes[done...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
@@ -45,4 +46,29 @@ func formatBytes(_ bytes: Int) -> String {
     if bytes >= 1_000_000 { return String(format: "%.2f MB", Double(bytes) / 1e6) }
     if bytes >= 1_000 { return String(format: "%.0f KB", Double(bytes) / 1e3) }
     return "\(bytes) B"
+}
+
+/// `error` as one line for the user. Foundation's file errors print as
+/// `Error Domain=NSCocoaErrorDomain Code=259 "(null)" UserInfo={...}` on Linux; they become
+/// "PATH: reason" (the system's words when Foundation kept them). Every other error already
+/// describes itself in one line.
+func describe(_ error: any Error) -> String {
+    guard let cocoa = error as? CocoaError else { return "\(error)" }
+    let path = cocoa.userInfo[NSFilePathErrorKey] as? String ?? (cocoa.userInfo[NSURLErrorKey] as? URL)?.path
+    var reason: String
+    if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        reason = String(cString: strerror(Int32(underlying.code)))
+    } else {
+        switch cocoa.code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: reason = "No such file or directory"
+        case .fileReadNoPermission, .fileWriteNoPermission: reason = "Permission denied"
+        case .fileReadCorruptFile: reason = "cannot be read (a folder, or not in the expected format)"
+        case .fileReadInapplicableStringEncoding: reason = "is not UTF-8 text"
+        case .fileWriteOutOfSpace: reason = "No space left on device"
+        case .fileWriteVolumeReadOnly: reason = "Read-only file system"
+        case .fileReadTooLarge: reason = "is too large to read"
+        default: reason = "file error \(cocoa.code.rawValue)"
+        }
+    }
+    return path.map { "\($0): \(reason)" } ?? reason
 }

@@ -11,13 +11,14 @@ import Pipeline
 /// Composes the try-on pipeline from the bundled models and the C-backed codecs: the one place the
 /// CLI's `live`, `bench` and HTTP preview get a `TryOnPipeline` from.
 enum PipelineFactory {
-    /// The mesh loader with libjpeg-turbo and zlib behind its texture decoders.
-    static func meshLoader() -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+    /// The mesh loader with libjpeg-turbo and zlib behind its texture decoders; files a model names
+    /// stay inside its folder unless `allowsFilesOutsideFolder` (`--allow-outside-uris`).
+    static func meshLoader(allowsFilesOutsideFolder: Bool = false) -> MeshLoader {
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()), allowsFilesOutsideFolder: allowsFilesOutsideFolder)
     }
 
     /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.
-    static func glassesLibrary(frameWidthOverrideMM: Float? = nil, lensNames: [String] = []) throws -> GlassesLibrary {
+    static func glassesLibrary(frameWidthOverrideMM: Float? = nil, lensNames: [String] = [], allowsFilesOutsideFolder: Bool = false) throws -> GlassesLibrary {
         let face = try MeanFace(contentsOf: try ModelsDirectory.file("mean-face.json").path)
         let catalogue: FrameCatalogue
         do {
@@ -25,8 +26,8 @@ enum PipelineFactory {
         } catch let e as CatalogueError {
             throw CLIError(e.description)
         }
-        return GlassesLibrary(catalogue: catalogue, loader: meshLoader(), face: face, frameWidthOverrideMM: frameWidthOverrideMM,
-                              lensNames: lensNames)
+        return GlassesLibrary(catalogue: catalogue, loader: meshLoader(allowsFilesOutsideFolder: allowsFilesOutsideFolder), face: face,
+                              frameWidthOverrideMM: frameWidthOverrideMM, lensNames: lensNames)
     }
 
     /// A pipeline drawing `glasses` with the bundled detector and landmark models; `stills` (photos)

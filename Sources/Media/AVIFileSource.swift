@@ -171,6 +171,12 @@ public final class AVIFileSource: FrameSource {
         } else if header.microsecondsPerFrame > 0 {
             declaredFrameRate = FrameRate(framesPerSecond: 1_000_000 / Double(header.microsecondsPerFrame))
         }
+        // A rate no writer can store (AVIFileSink, FrameRate: 0.001...1,000,000 fps) is the input's
+        // fault: said here, naming this file, rather than by the output that would copy it.
+        if let declared = declaredFrameRate, FrameRate(framesPerSecond: declared.framesPerSecond) == nil {
+            log.add("the header's frame rate \(declared.rate)/\(declared.scale) (\(declared.framesPerSecond) fps) is outside 0.001...1000000 fps; assuming 30 fps")
+            declaredFrameRate = nil
+        }
         self.framesPerSecond = framesPerSecond ?? declaredFrameRate?.framesPerSecond ?? 30
         info = SourceInfo(
             width: header.width, height: header.height,

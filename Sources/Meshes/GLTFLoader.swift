@@ -19,6 +19,9 @@ public struct GLTFLoader {
     ]
 
     public var decoders: TextureDecoders
+    /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
+    /// off by default, see `ModelFolder`.
+    public var allowsFilesOutsideFolder = false
 
     public init(decoders: TextureDecoders = TextureDecoders()) {
         self.decoders = decoders
@@ -52,6 +55,7 @@ public struct GLTFLoader {
         }
         var context = GLTFContext(doc: doc, path: path, directory: (path as NSString).deletingLastPathComponent,
                                   glbBinary: glbBinary, decoders: decoders)
+        context.allowsFilesOutsideFolder = allowsFilesOutsideFolder
         return try context.build()
     }
 
@@ -88,6 +92,7 @@ struct GLTFContext {
     let directory: String
     let glbBinary: [UInt8]?
     let decoders: TextureDecoders
+    var allowsFilesOutsideFolder = false
     var buffers: [Int: [UInt8]] = [:]
     var warnings: [String] = []
     var restPoseCache: [Transform3D]?
@@ -218,7 +223,10 @@ struct GLTFContext {
             return [UInt8](data)
         }
         let relative = uri.removingPercentEncoding ?? uri
-        let file = relative.hasPrefix("/") ? relative : (directory.isEmpty ? relative : directory + "/" + relative)
+        let file: String
+        do { file = try ModelFolder.path(of: relative, in: directory, allowOutside: allowsFilesOutsideFolder) } catch {
+            throw fail("\(what) uri \(error)")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw fail("\(what) file '\(relative)' not found")
         }

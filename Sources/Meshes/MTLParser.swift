@@ -17,7 +17,7 @@ enum MTLParser {
 
     static func srgbToLinear(_ c: Float) -> Float { SRGB.decode(c) }
 
-    static func parse(path: String, decoders: TextureDecoders) throws -> Library {
+    static func parse(path: String, decoders: TextureDecoders, allowsFilesOutsideFolder: Bool = false) throws -> Library {
         let bytes = try readFile(path, what: "material library")
         guard let text = String(validating: bytes, as: UTF8.self) else { throw MeshError(path, "MTL file is not UTF-8 text") }
         let directory = (path as NSString).deletingLastPathComponent
@@ -54,6 +54,7 @@ enum MTLParser {
                 guard let name = parts.last, parts.count >= 2 else { continue }
                 let file = directory.isEmpty ? String(name) : directory + "/" + name
                 do {
+                    _ = try ModelFolder.path(of: String(name), in: directory, allowOutside: allowsFilesOutsideFolder)
                     guard let data = FileManager.default.contents(atPath: file) else { throw TextureDecodingError("file not found") }
                     let image = try decoders.decode([UInt8](data))
                     lib.textures[nextTexture] = Texture(image: image)

@@ -2,9 +2,13 @@
 /// through `OBJLoader`. Anything else is refused with a `MeshError` naming the extension.
 public struct MeshLoader {
     public var decoders: TextureDecoders
+    /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
+    /// off by default, see `ModelFolder`.
+    public var allowsFilesOutsideFolder = false
 
-    public init(decoders: TextureDecoders = TextureDecoders()) {
+    public init(decoders: TextureDecoders = TextureDecoders(), allowsFilesOutsideFolder: Bool = false) {
         self.decoders = decoders
+        self.allowsFilesOutsideFolder = allowsFilesOutsideFolder
     }
 
     public static let supportedExtensions = ["gltf", "glb", "obj"]
@@ -12,8 +16,14 @@ public struct MeshLoader {
     public func load(path: String) throws -> Mesh {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
-        case "gltf", "glb": return try GLTFLoader(decoders: decoders).load(path: path)
-        case "obj": return try OBJLoader(decoders: decoders).load(path: path)
+        case "gltf", "glb":
+            var loader = GLTFLoader(decoders: decoders)
+            loader.allowsFilesOutsideFolder = allowsFilesOutsideFolder
+            return try loader.load(path: path)
+        case "obj":
+            var loader = OBJLoader(decoders: decoders)
+            loader.allowsFilesOutsideFolder = allowsFilesOutsideFolder
+            return try loader.load(path: path)
         default: throw MeshError(path, "unsupported model format '.\(ext)' (expected .gltf, .glb or .obj)")
         }
     }

@@ -8,6 +8,9 @@ import Foundation
 /// when the file has none. One primitive per material.
 public struct OBJLoader {
     public var decoders: TextureDecoders
+    /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
+    /// off by default, see `ModelFolder`.
+    public var allowsFilesOutsideFolder = false
 
     public init(decoders: TextureDecoders = TextureDecoders()) {
         self.decoders = decoders
@@ -57,9 +60,12 @@ public struct OBJLoader {
                 normals.append(length > 0 && length.isFinite ? n / length : [0, 0, 1])
             case "mtllib":
                 for name in parts.dropFirst() {
-                    let file = directory.isEmpty ? String(name) : directory + "/" + name
                     do {
-                        let lib = try MTLParser.parse(path: file, decoders: decoders)
+                        let file: String
+                        do { file = try ModelFolder.path(of: String(name), in: directory, allowOutside: allowsFilesOutsideFolder) } catch {
+                            throw MeshError(path, "mtllib \(error)")
+                        }
+                        let lib = try MTLParser.parse(path: file, decoders: decoders, allowsFilesOutsideFolder: allowsFilesOutsideFolder)
                         for var m in lib.materials where materialByName[m.name] == nil {
                             if let t = m.baseColorTexture, let texture = lib.textures[t] {
                                 textures.append(texture)

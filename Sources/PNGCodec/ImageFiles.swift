@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Imaging
 
 /// Reading and writing debug images on disk. The format follows the file extension:
@@ -44,10 +47,24 @@ public enum ImageFiles {
         throw ImageFileError("\(path): unknown image extension (use .png, .pgm, .ppm or .pnm)")
     }
 
+    /// Written in place through open(2)/write(2): the failure is the system's one line ("No such
+    /// file or directory" for a missing folder, "No space left on device"), where Foundation's
+    /// `Data.write` gave `Error Domain=NSCocoaErrorDomain Code=4 ...`.
     private static func write(_ bytes: [UInt8], to path: String) throws {
-        do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
-            throw ImageFileError("\(path): cannot write (\(error))")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ImageFileError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        var failure: Int32?
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let r = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { failure = r < 0 ? errno : EIO; return }
+                done += r
+            }
         }
+        if close(fd) != 0 && failure == nil && errno != EINTR { failure = errno }
+        if let failure { throw ImageFileError("\(path): cannot write: \(String(cString: strerror(failure)))") }
     }
 }
 

@@ -12,6 +12,11 @@ public struct PreviewConfiguration: Sendable, Equatable {
     /// With no new frame for this long, the latest one is sent again, so clients notice a dead
     /// connection and browsers keep showing the picture.
     public var repeatIntervalSeconds = 1.0
+    /// A request (head and body) must arrive within this long of the connection opening or of the
+    /// previous response ending, else the connection is closed (`RequestDeadlineHandler`): a
+    /// header sent at one byte a second no longer holds a descriptor. Browsers send a request in
+    /// milliseconds and open a new connection when an idle one was closed.
+    public var requestTimeoutSeconds = 10.0
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxStreamClients: Int = 8) {
         self.host = host
@@ -19,13 +24,22 @@ public struct PreviewConfiguration: Sendable, Equatable {
         self.maxStreamClients = maxStreamClients
     }
 
-    /// Parses `HOST:PORT`, `:PORT` or `PORT` (host defaults to loopback); `[::1]:PORT` for IPv6.
+    /// Parses `HOST:PORT`, `:PORT` or `PORT` (host defaults to loopback); `[::1]:PORT` for IPv6,
+    /// or an IPv6 address alone (`::1`: more than one colon and no brackets), on port 8080.
     public static func parse(_ text: String) throws -> (host: String, port: Int) {
         var host = "127.0.0.1"
         var portText = text
+        if !text.hasPrefix("["), text.filter({ $0 == ":" }).count > 1 {
+            // `::1:8080` is itself an IPv6 address, so a port is only read from brackets.
+            guard Authority.canonicalIPv6(text) != nil else {
+                throw PreviewError("bad address '\(text)': an IPv6 address with a port is written [ADDRESS]:PORT, e.g. [::1]:8080")
+            }
+            return (text, 8080)
+        }
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { throw PreviewError("bad address '\(text)': missing ']'") }
             host = String(text[text.index(after: text.startIndex)..<close])
+            guard Authority.canonicalIPv6(host) != nil else { throw PreviewError("bad address '\(text)': '\(host)' is not an IPv6 address") }
             let rest = text[text.index(after: close)...]
             guard rest.hasPrefix(":") else { throw PreviewError("bad address '\(text)': expected [HOST]:PORT") }
             portText = String(rest.dropFirst())

@@ -27,6 +27,7 @@ public final class PreviewServer: Sendable {
     private let thumbnails = Mutex<[String: [UInt8]]>([:])
     private let running = Mutex<Running?>(nil)
     private let specs: Set<String>
+    private let boundPort = BoundPort()
 
     public init(configuration: PreviewConfiguration, control: any PreviewControl) {
         self.configuration = configuration
@@ -57,10 +58,17 @@ public final class PreviewServer: Sendable {
         var logger = Logger(label: "lorgnette.preview")
         logger.logLevel = .error
         let bound = BindResult()
+        let requestTimeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeoutSeconds * 1e9))
+        let boundPort = self.boundPort
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: requestTimeout)])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "lorgnette"),
-            onServerRunning: { channel in bound.resolve(.success(channel.localAddress?.port ?? 0)) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                boundPort.set(port)
+                bound.resolve(.success(port))
+            },
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
@@ -126,6 +134,7 @@ public final class PreviewServer: Sendable {
     private func makeRouter() -> Router<PreviewRequestContext> {
         let router = Router(context: PreviewRequestContext.self)
         router.middlewares.add(ErrorMessageMiddleware())
+        router.middlewares.add(SameOriginMiddleware(boundHost: configuration.host, boundPort: boundPort))
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: PreviewPage.html)))
@@ -170,8 +179,9 @@ public final class PreviewServer: Sendable {
     private static let drainedBodyBytes = 65536
 
     private func selectFrame(_ request: Request) async throws -> Response {
-        if let type = request.headers[.contentType], !type.lowercased().contains("json") {
-            return ErrorMessage.response(.unsupportedMediaType, "send JSON {\"frame\": \"id[:variant]\"} (Content-Type: application/json), got \(type)")
+        guard let type = request.headers[.contentType], ParsedMediaType(type) == .json else {
+            let got = request.headers[.contentType].map { "got \($0.prefix(100))" } ?? "got no Content-Type"
+            return ErrorMessage.response(.unsupportedMediaType, "send JSON {\"frame\": \"id[:variant]\"} with Content-Type: application/json, \(got)")
         }
         var request = request
         let body: ByteBuffer

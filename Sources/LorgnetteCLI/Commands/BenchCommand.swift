@@ -71,18 +71,20 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--json", json), ("--markdown", markdown), ("--svg", svg)],
+                                                     inputs: inputs + [glassesOptions.choice])
             try bench()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("bench: \(error)")
+            printError("bench: \(describe(error))")
             throw ExitCode.failure
         }
     }
 
     private func bench() throws {
         let loadBefore = BenchMachine.loadAverage()
-        let library = try PipelineFactory.glassesLibrary(lensNames: glassesOptions.lensNames)
+        let library = try PipelineFactory.glassesLibrary(lensNames: glassesOptions.lensNames, allowsFilesOutsideFolder: glassesOptions.allowOutsideURIs)
         let glasses: FittedGlasses
         do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         let runner = BenchRunner(makePipeline: { mode in
@@ -139,14 +141,8 @@ struct BenchCommand: ParsableCommand {
                                  runs: runs, device: deviceResult, peers: peers, bars: BenchReport.bars(runs))
         let text = report.markdown()
         print(text, terminator: "")
-        if let json { try write(try report.json(), to: json) }
-        if let markdown { try write(Data(text.utf8), to: markdown) }
-        if let svg { try write(Data(BenchSVG.render(report).utf8), to: svg) }
-    }
-
-    private func write(_ data: Data, to path: String) throws {
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            throw CLIError("cannot write \(path): \((error as NSError).localizedDescription)")
-        }
+        if let json { try OutputFile.write(try report.json(), to: json) }
+        if let markdown { try OutputFile.write(text, to: markdown) }
+        if let svg { try OutputFile.write(BenchSVG.render(report), to: svg) }
     }
 }

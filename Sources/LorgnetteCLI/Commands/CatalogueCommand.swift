@@ -50,7 +50,7 @@ struct CatalogueCommand: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("error: \(error)")
+            printError("error: \(describe(error))")
             throw ExitCode.failure
         }
     }

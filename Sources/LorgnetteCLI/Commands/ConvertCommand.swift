@@ -25,7 +25,9 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Output file or folder.")
     var output: String
 
-    @Option(help: "Frames per second of the output, overriding the input's timing (e.g. 29.97).")
+    // Unconditional: `--fps -1` reaches validate() ("must be positive") instead of being taken
+    // for a flag ("Missing value").
+    @Option(parsing: .unconditional, help: "Frames per second of the output, overriding the input's timing (e.g. 29.97).")
     var fps: Double?
 
     @Option(help: "Decode and re-encode every frame at this JPEG quality (1-100) instead of copying it.")
@@ -48,15 +50,13 @@ struct ConvertCommand: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("error: \(error)")
+            printError("error: \(describe(error))")
             throw ExitCode.failure
         }
     }
 
     private func convert() throws {
-        let inputPath = URL(fileURLWithPath: input).standardizedFileURL.path
-        let outputPath = URL(fileURLWithPath: output).standardizedFileURL.path
-        if inputPath == outputPath && input != "-" { throw CLIError("output \(output) is the input") }
+        try OutputSafety.refuseOverwritingInputs(outputs: [("output", output)], inputs: [input])
 
         let started = Date()
         let (source, _) = try MediaFactory.openSource(input, framesPerSecond: fps)

@@ -48,7 +48,7 @@ struct EvalDetectorCommand: ParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            printError("eval detector: \(error)")
+            printError("eval detector: \(describe(error))")
             throw ExitCode.failure
         }
     }

@@ -77,11 +77,13 @@ struct EvalLandmarksCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace)],
+                                                     inputs: [data, model, detector, confidence, compare.map(EvalPhotosCommand.compareFile)])
             try evaluate()
         } catch let e as ValidationError {
             throw e
         } catch {
-            printError("eval landmarks: \(error)")
+            printError("eval landmarks: \(describe(error))")
             throw ExitCode.failure
         }
     }

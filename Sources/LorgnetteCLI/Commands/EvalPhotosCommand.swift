@@ -68,10 +68,19 @@ struct EvalPhotosCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        do { try evaluate() } catch let e as ValidationError { throw e } catch {
-            printError("eval photos: \(error)")
+        do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace), ("--export", export)],
+                                                     inputs: [data, model, detector, baselineModel, compare.map(Self.compareFile)])
+            try evaluate()
+        } catch let e as ValidationError { throw e } catch {
+            printError("eval photos: \(describe(error))")
             throw ExitCode.failure
         }
+    }
+
+    /// The CSV file of a `--compare LABEL=FILE` (the whole value when it has no label).
+    static func compareFile(_ value: String) -> String {
+        String(value.split(separator: "=", maxSplits: 1).last ?? "")
     }
 
     /// What one scene gave.
@@ -152,9 +161,9 @@ struct EvalPhotosCommand: ParsableCommand {
             for (label, image, truth) in scenes {
                 if let export {
                     let stem = export + "/" + String(format: "scene_%05d_", sceneIndex) + label.replacingOccurrences(of: ".", with: "_")
-                    try Data(encoder.encode(RGBImage(gray: image), quality: 95)).write(to: URL(fileURLWithPath: stem + ".jpg"))
+                    try OutputFile.write(encoder.encode(RGBImage(gray: image), quality: 95), to: stem + ".jpg")
                     let lines = truth.map { String(format: "%.3f %.3f", $0.x, $0.y) }.joined(separator: "\n")
-                    try Data("version: 1\nn_points:  68\n{\n\(lines)\n}\n".utf8).write(to: URL(fileURLWithPath: stem + ".pts"))
+                    try OutputFile.write("version: 1\nn_points:  68\n{\n\(lines)\n}\n", to: stem + ".pts")
                     sceneIndex += 1
                 }
                 // One scan per scene, timed; the baseline model fits the same boxes.

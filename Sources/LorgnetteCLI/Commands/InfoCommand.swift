@@ -52,6 +52,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         do {
             let report = try inspect()
+            try requireReadableFrames(report)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -60,7 +61,7 @@ struct InfoCommand: ParsableCommand {
                 printText(report)
             }
         } catch {
-            printError("error: \(error)")
+            printError("error: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -121,6 +122,19 @@ struct InfoCommand: ParsableCommand {
             decodeChecked: !noDecode,
             framesFailingDecode: failing, framesWithDecodeWarnings: warned, framesWithoutHuffmanTables: noDHT,
             issues: source.issues + problems)
+    }
+
+    /// `info` answers "is this a video or a photo I can use?": nothing readable in it (an empty or
+    /// text `.jpg`, a folder without images such as `/etc`, a photo no decoder reads) is a failure,
+    /// one line saying why, not a report of 0 frames with exit status 0.
+    private func requireReadableFrames(_ r: Report) throws {
+        let why = r.issues.first.map { ": \($0)" } ?? ""
+        if r.frames == 0 {
+            throw CLIError(MediaFactory.isDirectory(file) ? "\(file): no images in this folder\(why)" : "\(file): no frames could be read\(why)")
+        }
+        if r.decodeChecked && r.framesFailingDecode == r.frames {
+            throw CLIError("\(file): none of its \(r.frames) frame\(r.frames == 1 ? "" : "s") decodes\(why)")
+        }
     }
 
     private func fpsSource(_ source: FrameSource) -> String {

@@ -59,7 +59,7 @@ struct LandmarksCommand: ParsableCommand {
             }
             faceDetector = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         } catch {
-            printError("landmarks: \(error)")
+            printError("landmarks: \(describe(error))")
             throw ExitCode.failure
         }
         let decoder = PhotoDecoder()

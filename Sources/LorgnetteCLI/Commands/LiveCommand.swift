@@ -71,8 +71,8 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Overlay items, comma-separated: landmarks, pose, metrics, light, fps (or none).")
     var overlay = "none"
 
-    @Option(help: "Camera capture size for --device.")
-    var size = "640x480"
+    @Option(help: "Camera capture size for --device or /dev/video0 (default \(CaptureSizeOption.defaultSize)).")
+    var size: String?
 
 
     @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
@@ -90,6 +90,7 @@ struct LiveCommand: ParsableCommand {
     func validate() throws {
         if LightingMode(rawValue: light) == nil { throw ValidationError("--light must be fixed or estimated, got '\(light)'") }
         if input != nil && device != nil { throw ValidationError("give --device or --input, not both") }
+        try CaptureSizeOption.validate(size, appliesToCamera: input == nil)
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
@@ -112,22 +113,24 @@ struct LiveCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--output", outputPath)],
+                                                     inputs: [input, device, glassesOptions.choice])
             try live()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("live: \(error)")
+            printError("live: \(describe(error))")
             throw ExitCode.failure
         }
     }
 
     private func openInput() throws -> (FrameSource, String) {
         if let device {
-            return (try MediaFactory.openCamera(device, size: size), device)
+            return (try MediaFactory.openCamera(device, size: size ?? CaptureSizeOption.defaultSize), device)
         }
         if let input { return (try servedSource { try MediaFactory.openSource(input).source }, input) }
         if FileManager.default.fileExists(atPath: "/dev/video0"),
-           let camera = try? MediaFactory.openCamera("/dev/video0", size: "640x480") {
+           let camera = try? MediaFactory.openCamera("/dev/video0", size: size ?? CaptureSizeOption.defaultSize) {
             return (camera, "/dev/video0")
         }
         return (try servedSource { try MediaFactory.openSource("demo").source }, "demo")
@@ -143,7 +146,8 @@ struct LiveCommand: ParsableCommand {
     private func live() throws {
         let items = try OverlayItems(list: overlay, allowed: LiveCommand.overlayItems)
         let frameWidth = glassesOptions.widthMM
-        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth, lensNames: glassesOptions.lensNames)
+        let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidth, lensNames: glassesOptions.lensNames,
+                                                         allowsFilesOutsideFolder: glassesOptions.allowOutsideURIs)
         let glasses: FittedGlasses
         do { glasses = try library.load(glassesOptions.choice) } catch let e as PipelineError { throw CLIError(e.description) }
         for warning in glasses.warnings { printError("warning: \(warning)") }

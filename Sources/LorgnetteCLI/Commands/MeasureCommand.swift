@@ -60,8 +60,8 @@ struct MeasureCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
 
-    @Option(help: "Camera capture size for --device.")
-    var size = "640x480"
+    @Option(help: "Camera capture size for --device (default \(CaptureSizeOption.defaultSize)).")
+    var size: String?
 
     @Option(name: .customLong("min-frames"), help: "Kept frames needed from videos and cameras.")
     var minFrames = 30
@@ -89,6 +89,7 @@ struct MeasureCommand: ParsableCommand {
 
     func validate() throws {
         if (device == nil) == input.isEmpty { throw ValidationError("give exactly one of --device PATH or --input FILE...") }
+        try CaptureSizeOption.validate(size, appliesToCamera: device != nil)
         if ScaleMethod(rawValue: scale) == nil { throw ValidationError("--scale must be iris, card or camera") }
         if let fov {
             do { _ = try FieldOfViewOption(parsing: fov) } catch { throw ValidationError("\(error)") }
@@ -102,11 +103,13 @@ struct MeasureCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--frames-json", framesJSON), ("--dump-eyes", dumpEyes)],
+                                                     inputs: input + [camera, meanFace])
             try measure()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("measure: \(error)")
+            printError("measure: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -300,7 +303,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func measureDevice(_ path: String, _ c: Context) throws {
-        let (w, h) = try RecordCommand.parseSize(size)
+        let (w, h) = try RecordCommand.parseSize(size ?? CaptureSizeOption.defaultSize)
         let source = try V4L2Camera(path: path, request: CaptureRequest(width: w, height: h, framesPerSecond: 30))
         defer { source.close() }
         Interrupt.install()

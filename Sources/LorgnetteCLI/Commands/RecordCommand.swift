@@ -29,7 +29,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Frame size WxH.")
     var size: String = "640x480"
 
-    @Option(help: "Frames per second to ask for (the driver may pick another; it is reported).")
+    @Option(parsing: .unconditional, help: "Frames per second to ask for (the driver may pick another; it is reported).")
     var fps: Double = 30
 
     @Option(help: "Pixel format: auto (MJPEG, else YUYV, else what libv4l2 converts), mjpeg, yuyv, or a fourcc such as RGB3.")
@@ -93,11 +93,12 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--output", output)], inputs: [device])
             try record()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("error: \(error)")
+            printError("error: \(describe(error))")
             throw ExitCode.failure
         }
     }

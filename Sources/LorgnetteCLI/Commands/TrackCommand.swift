@@ -55,8 +55,8 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "Camera device (/dev/videoN) instead of --input.")
     var device: String?
 
-    @Option(help: "Camera capture size for --device.")
-    var size = "640x480"
+    @Option(help: "Camera capture size for --device (default \(CaptureSizeOption.defaultSize)).")
+    var size: String?
 
     @Option(help: "Annotated output: \(MediaFactory.outputHelp).")
     var output: String?
@@ -118,6 +118,7 @@ struct TrackCommand: ParsableCommand {
 
     func validate() throws {
         if (input == nil) == (device == nil) { throw ValidationError("give exactly one of --input FILE or --device PATH") }
+        try CaptureSizeOption.validate(size, appliesToCamera: device != nil)
         if output == nil && json == nil { throw ValidationError("give --output and/or --json") }
         if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
         if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
@@ -138,11 +139,14 @@ struct TrackCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(
+                outputs: [("--output", output), ("--json", json)],
+                inputs: [input, camera, landmarkModel, detectorModel, meanFace, confidenceModel])
             try track()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("track: \(error)")
+            printError("track: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -174,7 +178,7 @@ struct TrackCommand: ParsableCommand {
 
         let source: FrameSource
         if let device {
-            source = try MediaFactory.openCamera(device, size: size)
+            source = try MediaFactory.openCamera(device, size: size ?? CaptureSizeOption.defaultSize)
         } else {
             source = try MediaFactory.openSource(input!).source
         }
@@ -208,13 +212,9 @@ struct TrackCommand: ParsableCommand {
 
         var tracker: FaceTracker?
         var sink: FrameSink?
-        var jsonHandle: FileHandle?
-        if let json {
-            if json == "-" { jsonHandle = FileHandle.standardOutput } else {
-                jsonHandle = try OutputFile.open(json)
-            }
-        }
-        defer { if json != "-" { try? jsonHandle?.close() } }
+        let jsonHandle = try json.map(OutputFile.open)
+        defer { try? jsonHandle?.close() }
+        var readerClosed = false
 
         let decoder = TurboJPEGDecoder()
         // --json: the scene light per face from its skin (LightEstimation), smoothed over time.
@@ -296,7 +296,7 @@ struct TrackCommand: ParsableCommand {
 
             if let jsonHandle {
                 let lights = rgb.map { lightTracker.process(anchors, image: $0, intrinsics: tracker!.camera, timestampSeconds: time) } ?? [:]
-                jsonHandle.write(Data((Self.jsonLine(frame: index, time: time, anchors: anchors, lights: lights) + "\n").utf8))
+                do { try jsonHandle.write(Self.jsonLine(frame: index, time: time, anchors: anchors, lights: lights) + "\n") } catch is OutputFile.ReaderClosed { index += 1; readerClosed = true; break }
             }
             if let output, var canvas = rgb {
                 if sink == nil { sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30) }
@@ -308,7 +308,9 @@ struct TrackCommand: ParsableCommand {
             index += 1
         }
         try sink?.finish()
+        try jsonHandle?.close()
         printIssues(source.issues)
+        if readerClosed { printError("track: the reader of --json closed the pipe; stopped after \(index) frames") }
         let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
         let perFrameCPU = index > 0 ? trackingCPUSeconds / Double(index) * 1000 : 0
         printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + classifier + pose + filters)",

@@ -33,11 +33,11 @@ final class ProgressBar {
         let filled = Int((Double(width) * f).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let line = String(format: "[%@] %5.1f%%  %@ elapsed, ETA %@  %@", bar, 100 * f, Self.clock(elapsed), eta.isNaN ? "--:--" : Self.clock(eta), phase)
-        FileHandle.standardError.write(Data(((interactive ? "\r\u{1B}[K" : "") + line + (interactive ? "" : "\n")).utf8))
+        printError((interactive ? "\r\u{1B}[K" : "") + line, newline: !interactive)
     }
 
     func finish() {
-        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+        if interactive { printError("") }
     }
 
     static func clock(_ s: Double) -> String {

@@ -43,11 +43,12 @@ struct TrainDetectorCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data)
             try train()
         } catch let error as ValidationError {
             throw error
         } catch {
-            printError("train detector: \(error)")
+            printError("train detector: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -97,7 +98,7 @@ struct TrainDetectorCommand: ParsableCommand {
         model.provenance["training.result"] = String(format: "threshold %.4f, training recall %.4f, %.3f false positives per training crop",
                                                      report.threshold, report.trainingRecall, report.trainingFalsePositivesPerImage)
         model.provenance["training.licence"] = "trained on 300-W annotations (research use only)"
-        try model.write(toFile: out)
+        try OutputFile.write(model.serialized(), to: out)
         printError(String(format: "wrote %@: threshold %.3f, training recall %.2f %% at %.3f false positives per crop (%.0f s)",
                           out, report.threshold, 100 * report.trainingRecall, report.trainingFalsePositivesPerImage,
                           Date().timeIntervalSince(started)))

@@ -28,6 +28,18 @@ struct TrainFaceModelCommand: ParsableCommand {
     var jawMaxYaw = 20.0
 
     func run() throws {
+        do {
+            try train()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            printError("train face-model: \(describe(error))")
+            throw ExitCode.failure
+        }
+    }
+
+    private func train() throws {
+        try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data)
         var shapes: [[SIMD2<Float>]] = []
         for dir in data {
             let dataset: FaceDataset

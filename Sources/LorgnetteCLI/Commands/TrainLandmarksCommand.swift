@@ -92,9 +92,10 @@ struct TrainLandmarksCommand: ParsableCommand {
 
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data + [detector, remapFrom])
             try train()
         } catch {
-            printError("train landmarks: \(error)")
+            printError("train landmarks: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -155,7 +156,7 @@ struct TrainLandmarksCommand: ParsableCommand {
             cascade.metadata["training.boxes"] = boxSource
             cascade.metadata["training.remap"] = "box-to-shape mapping re-learned from detector boxes: lorgnette train landmarks " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
             let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
-            try Data(bytes).write(to: URL(fileURLWithPath: out))
+            try OutputFile.write(bytes, to: out)
             printError("wrote \(out) (\(bytes.count) bytes): \(remapFrom) with ranks ≤ \(maxRank) and the box-to-shape mapping of \(boxSource)")
             return
         }
@@ -188,7 +189,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         cascade.metadata["training.ranks"] = reports.map { String($0.rank) }.joined(separator: ",")
         cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
         let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
-        try Data(bytes).write(to: URL(fileURLWithPath: out))
+        try OutputFile.write(bytes, to: out)
         printError(String(format: "wrote %@ (%d bytes, %d stages) in %.0f s", out, bytes.count, cascade.stages.count, Date().timeIntervalSince(started)))
     }
 

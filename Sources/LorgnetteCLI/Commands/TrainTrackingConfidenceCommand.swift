@@ -62,6 +62,19 @@ struct TrainTrackingConfidenceCommand: ParsableCommand {
     }
 
     func run() throws {
+        do {
+            try train()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            printError("train tracking-confidence: \(describe(error))")
+            throw ExitCode.failure
+        }
+    }
+
+    private func train() throws {
+        try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)],
+                                                 inputs: [data, landmarkModel ?? (try? ModelsDirectory.file("landmarks.lmrk").path)])
         let dataset: FaceDataset
         do { dataset = try FaceDataset(directory: data) } catch { throw ValidationError("cannot read face data in \(data): \(error)") }
         let modelPath: String
@@ -89,7 +102,7 @@ struct TrainTrackingConfidenceCommand: ParsableCommand {
         var annotated = model
         annotated.metadata["command"] = "lorgnette train tracking-confidence --data <faces68/train> --seed \(seed)"
         annotated.metadata["landmark_model_file"] = (modelPath as NSString).lastPathComponent
-        do { try annotated.write(to: out) } catch { throw ValidationError("cannot write \(out): \(error.localizedDescription)") }
+        try OutputFile.write(annotated.archive().serialized(), to: out)
         print("training fits: \(report.trainingPositives) faces, \(report.trainingNegatives) non-faces; validation: \(report.validationPositives) / \(report.validationNegatives)")
         print(String(format: "validation AUC %.4f; threshold %.3f keeps %.2f %% of faces, rejects %.2f %% of non-faces; %.0f s; wrote %@",
                      report.validationAUC, report.threshold, 100 * report.validationKept, 100 * report.validationRejected,

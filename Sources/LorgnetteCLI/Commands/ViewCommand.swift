@@ -35,7 +35,8 @@ struct ViewCommand: ParsableCommand {
     @Option(help: "Image size WxH.")
     var size = "640x480"
 
-    @Option(help: "View angle in degrees for a PNG (0 = front).")
+    // Unconditional: a negative angle (`--yaw -30`) is a value, not a flag.
+    @Option(parsing: .unconditional, help: "View angle in degrees for a PNG (0 = front).")
     var yaw: Float = 25
 
     @Option(name: .customLong("frame-width"), help: "Frame width in mm for models without real-world units.")
@@ -55,13 +56,21 @@ struct ViewCommand: ParsableCommand {
     @Flag(name: .customLong("no-antialiasing"), help: "Do not smooth silhouette edges.")
     var noAntialiasing = false
 
+    @Flag(name: .customLong("allow-outside-uris"), help: "Let the model read buffers, textures and material libraries outside its own folder (absolute paths, '..').")
+    var allowOutsideURIs = false
+
+    func validate() throws {
+        if !yaw.isFinite { throw ValidationError("--yaw must be a finite number of degrees, got '\(yaw)'") }
+    }
+
     func run() throws {
         do {
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--output", output)], inputs: [model, catalogueOption])
             try render()
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("error: \(error)")
+            printError("error: \(describe(error))")
             throw ExitCode.failure
         }
     }
@@ -115,7 +124,7 @@ struct ViewCommand: ParsableCommand {
 
     /// The model's mesh and, for catalogue entries, the frame width and lens names they declare.
     func loadModel() throws -> (Mesh, Float?, [String]) {
-        let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+        let loader = PipelineFactory.meshLoader(allowsFilesOutsideFolder: allowOutsideURIs)
         let ext = (model as NSString).pathExtension.lowercased()
         if MeshLoader.supportedExtensions.contains(ext) {
             do { return (try loader.load(path: model), nil, []) } catch let e as MeshError { throw CLIError(e.description) }

@@ -25,6 +25,9 @@ struct GlassesOptions: ParsableArguments {
     /// The `--lens` names, commas split.
     var lensNames: [String] { lens.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty } }
 
+    @Flag(name: .customLong("allow-outside-uris"), help: "Let a model file read buffers, textures and material libraries outside its own folder (absolute paths, '..').")
+    var allowOutsideURIs = false
+
     /// The chosen glasses (nil: the catalogue's first).
     var choice: String? { glasses ?? frame }
     /// The width override in mm, when given.
