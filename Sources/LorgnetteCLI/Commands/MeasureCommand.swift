@@ -51,7 +51,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Metric scale: iris, card or camera.")
     var scale = "iris"
 
-    @Option(help: "Camera calibration JSON file (fx, fy, cx, cy, optional k1, k2, p1, p2, width, height).")
+    @Option(help: "Camera calibration: the project's JSON (fx, fy, cx, cy, optional k1, k2, p1, p2, k3, width, height) or an OpenCV FileStorage .yml/.json (camera_matrix, distortion_coefficients, image_width, image_height).")
     var camera: String?
 
     @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
