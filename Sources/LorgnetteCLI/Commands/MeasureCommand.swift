@@ -406,6 +406,9 @@ struct MeasureCommand: ParsableCommand {
             try OutputFile.write(text, to: framesJSON)
         }
         let s = c.session
+        if c.photosTried > 1 && input.count == c.photosTried && s.acceptedCount == 0 {
+            throw CLIError("none of the \(c.photosTried) photos passed (reasons above)")
+        }
         if s.framesWithFace == 0 { throw CLIError("no face found in \(s.framesSeen) frame\(s.framesSeen == 1 ? "" : "s")") }
         if method == .card && (s.acceptedCount == 0) && (s.cardNotFound > 0 || s.cardTilted > 0) {
             if s.cardTilted > s.cardNotFound {
@@ -415,9 +418,6 @@ struct MeasureCommand: ParsableCommand {
         }
         let rejected = s.rejectionCounts.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) ×\($0.value)" }.joined(separator: ", ")
         for line in angleSummary(c) { printError(line) }
-        if c.photosTried > 1 && input.count == c.photosTried && s.acceptedCount == 0 {
-            throw CLIError("none of the \(c.photosTried) photos passed (reasons above)")
-        }
         guard s.acceptedCount >= needFrames, let report = s.report() else {
             throw CLIError("too few good frames: \(s.acceptedCount) of \(s.framesSeen) (need \(needFrames)); a face on \(s.framesWithFace)"
                            + (rejected.isEmpty ? "" : "; rejected: \(rejected)")
