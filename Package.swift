@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "LandmarksTests", dependencies: ["Inputs", "Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["VirtualCamera", "Capture", "Imaging"]),
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], exclude: ["Fixtures"]),
         .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "FaceModelTraining", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),

@@ -3,7 +3,7 @@ import Geometry
 
 /// Decides whether one frame is good enough to measure, and says why not.
 ///
-/// Accepted when the head faces the camera (|yaw| and |pitch| below `maxAngleDegrees`, measured
+/// Accepted when the head faces the camera (|yaw| below `maxYawDegrees`, |pitch| below `maxPitchDegrees`, measured
 /// against the line of sight to the face, so an off-centre face looking at the lens passes), both eyes
 /// are open with an iris found and at least half the iris's height visible between the lids, the limbus is sharp (mean step ≥ `minimumLimbusContrast` grey levels
 /// per pixel and circle residual ≤ `maximumLimbusResidualPx`), the two iris diameters agree within
@@ -11,8 +11,8 @@ import Geometry
 /// ≥ `minimumPupilDistancePx` apart, which puts ≈ 11 px or more across each iris).
 public struct FrameGate: Sendable {
     public enum Rejection: String, Sendable, CaseIterable {
-        case turned = "head turned (look straight at the camera)"
-        case tilted = "head tilted up or down (look straight at the camera)"
+        case turned = "head turned (face the camera)"
+        case tilted = "head tilted up or down (face the camera)"
         case eyesClosed = "eyes closed or iris not found"
         case squinting = "eyes too narrow to see the iris (open your eyes wide)"
         case blurred = "eyes not sharp (hold still)"
@@ -56,7 +56,16 @@ public struct FrameGate: Sendable {
         public var list: [Rejection] { Rejection.allCases.filter { contains($0) } }
     }
 
-    public var maxAngleDegrees = 5.0
+    /// Largest |yaw| and |pitch| of a kept frame (degrees, against the line of sight). The metrics
+    /// back-project the pupils onto the head's own frame (`FaceMeasurer`), so a turned head measures
+    /// as a frontal one within these limits: rendered heads over yaw ±15°, pitch ±10° (README, issue 24).
+    public var maxYawDegrees = 15.0
+    public var maxPitchDegrees = 10.0
+    /// Sets both limits (reads the yaw limit).
+    public var maxAngleDegrees: Double {
+        get { maxYawDegrees }
+        set { maxYawDegrees = newValue; maxPitchDegrees = newValue }
+    }
     /// Smallest lid opening (`EyeContour.lidOpening`) as a fraction of the iris diameter. Below half,
     /// the lids cover most of the ±40° lateral arcs the limbus is fitted on, and the "limbus" edges
     /// are found on the lid margins instead: on the squinting d20 dev clip (opening/iris 0.39–0.47,
@@ -65,10 +74,17 @@ public struct FrameGate: Sendable {
     public var minimumIrisVisibleFraction = 0.5
     public var minimumLimbusContrast = 8.0
     public var maximumLimbusResidualPx = 0.8
-    public var minimumPupilDistancePx: Float = 60
-    /// Largest relative difference between the two iris diameters. Facing the camera (|yaw| < 5°)
-    /// at ≥ 250 mm the nearer eye is < 2 % larger; more means a fit on a lid or a catchlight.
+    public var minimumPupilDistancePx: Float = 36
+    /// Largest relative difference between the two iris diameters beyond what the yaw explains
+    /// (`yawIrisAsymmetry`). Facing the camera (|yaw| < 5°) at ≥ 250 mm the nearer eye is < 2 %
+    /// larger; more means a fit on a lid or a catchlight.
     public var maximumIrisMismatch = 0.06
+
+    /// How much larger the nearer eye's iris looks on a head turned by `yawDegrees` at `distanceMM`:
+    /// the eyes are ≈ 64 mm apart, so their depths differ by 64 · sin|yaw| (3.1 % at 15° and 520 mm).
+    public static func yawIrisAsymmetry(yawDegrees: Double, distanceMM: Double) -> Double {
+        64 * abs(sin(yawDegrees * .pi / 180)) / max(distanceMM, 100)
+    }
 
     public init() {}
 
@@ -82,6 +98,22 @@ public struct FrameGate: Sendable {
         return (atan2(z.dot(xc), z.dot(v)) * k, atan2(z.dot(yc), z.dot(v)) * k)
     }
 
+    /// Which way to turn, in the subject's own words, when the head is outside the angle limits (nil
+    /// inside them). Signs of `viewAngles`: yaw < 0 is the head turned towards the subject's left
+    /// (the nose towards the image right of a non-mirrored camera), pitch > 0 the chin raised.
+    public func guidance(yawDegrees yaw: Double, pitchDegrees pitch: Double) -> String? {
+        var parts: [String] = []
+        if !(abs(yaw) < maxYawDegrees) {
+            parts.append(String(format: "head turned %.0f° to your %@ (at most %.0f°): turn it towards your %@",
+                                abs(yaw), yaw < 0 ? "left" : "right", maxYawDegrees, yaw < 0 ? "right" : "left"))
+        }
+        if !(abs(pitch) < maxPitchDegrees) {
+            parts.append(String(format: "head tilted %.0f° %@ (at most %.0f°): %@",
+                                abs(pitch), pitch > 0 ? "up" : "down", maxPitchDegrees, pitch > 0 ? "lower your chin" : "raise your chin"))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
     /// Why the frame is rejected, in `Rejection.allCases` order (empty: accepted). Allocates; the
     /// per-frame path uses `rejections(cameraFromFace:eyes:)`.
     public func check(cameraFromFace: RigidTransform, eyes: [RefinedEye]) -> [Rejection] {
@@ -93,8 +125,8 @@ public struct FrameGate: Sendable {
     public func rejections(cameraFromFace: RigidTransform, eyes: EyePair?) -> Rejections {
         var out: Rejections = []
         let a = Self.viewAngles(cameraFromFace: cameraFromFace)
-        if !(abs(a.yaw) < maxAngleDegrees) { out.insert(.turned) }
-        if !(abs(a.pitch) < maxAngleDegrees) { out.insert(.tilted) }
+        if !(abs(a.yaw) < maxYawDegrees) { out.insert(.turned) }
+        if !(abs(a.pitch) < maxPitchDegrees) { out.insert(.tilted) }
         guard let eyes else { out.insert(.eyesClosed); return out }
         let l = eyes.left, r = eyes.right
         if !(l.isOpen && l.irisDiameterPx != nil && r.isOpen && r.irisDiameterPx != nil) {
@@ -104,7 +136,8 @@ public struct FrameGate: Sendable {
         } else if !(l.limbusContrast >= minimumLimbusContrast && l.limbusResidualPx <= maximumLimbusResidualPx
                     && r.limbusContrast >= minimumLimbusContrast && r.limbusResidualPx <= maximumLimbusResidualPx) {
             out.insert(.blurred)
-        } else if let a = l.irisDiameterPx, let b = r.irisDiameterPx, !(abs(a - b) <= maximumIrisMismatch * (a + b) / 2) {
+        } else if let da = l.irisDiameterPx, let db = r.irisDiameterPx,
+                  !(abs(da - db) <= (maximumIrisMismatch + Self.yawIrisAsymmetry(yawDegrees: a.yaw, distanceMM: cameraFromFace.translation.length)) * (da + db) / 2) {
             out.insert(.irisMismatch)
         }
         if length(r.pupil - l.pupil) < minimumPupilDistancePx { out.insert(.tooSmall) }

@@ -28,6 +28,38 @@ public struct FrameMeasurement: Sendable {
     public var pupilRight3D: SIMD3<Double>
     /// Both, image-left first (allocates).
     public var pupils3D: [SIMD3<Double>] { [pupilLeft3D, pupilRight3D] }
+    /// The face's x axis (camera space) the widths are measured along, and the nose-bridge midline's
+    /// coordinate on it (mm): what `rescaled(by:)` needs to redo the mono PDs.
+    public var faceXAxis: SIMD3<Double>
+    public var midlineX: Double
+    /// The visible iris diameter at this frame's scale (mm, mean of the two eyes; nan without one).
+    public var irisDiameter: Double
+    /// Outer plus inner eye-corner separations (landmarks 36–45 and 39–42) along the face's x axis,
+    /// at this frame's scale (mm): the canthi are fixed to the skull, so their span is the frame's
+    /// most stable size reference (the jaw and mouth landmarks move with speech and expression).
+    public var eyeCornerSpan: Double
+
+    /// The same frame for a head `factor` times as large at `factor` times the distance (everything
+    /// scales, except that the eyes' rotation centres stay 10.45 mm behind the pupils): exact when
+    /// the frame was measured with the camera scale and the person's head is `factor` × the mean face.
+    public func rescaled(by factor: Double, eyeModel: EyeRotationModel = EyeRotationModel()) -> FrameMeasurement {
+        var m = self
+        m.pupilLeft3D = pupilLeft3D * factor
+        m.pupilRight3D = pupilRight3D * factor
+        m.midlineX = midlineX * factor
+        let cl = eyeModel.rotationCentre(pupil: m.pupilLeft3D), cr = eyeModel.rotationCentre(pupil: m.pupilRight3D)
+        m.pdNear = abs((m.pupilRight3D - m.pupilLeft3D).dot(faceXAxis))
+        m.pdFar = abs((cr - cl).dot(faceXAxis))
+        m.monoFarRight = abs(cl.dot(faceXAxis) - m.midlineX)
+        m.monoFarLeft = abs(cr.dot(faceXAxis) - m.midlineX)
+        m.templeWidth = templeWidth * factor
+        m.faceWidth = faceWidth * factor
+        m.cameraDistance = cameraDistance * factor
+        m.mmPerPixel = mmPerPixel * factor
+        m.irisDiameter = irisDiameter * factor
+        m.eyeCornerSpan = eyeCornerSpan * factor
+        return m
+    }
 }
 
 /// Turns one frame's refined pupils, landmarks and pose into millimetres with a `MetricScale`.
@@ -77,15 +109,20 @@ public struct FaceMeasurer: Sendable {
                   let pb = point(landmarks[b], depthBehindPupils: face.landmarks[b].z - pupilZ) else { return nil }
             return abs((pb - pa).dot(xAxis))
         }
-        guard let temple = width(0, 16), let faceWidth = width(1, 15) else { return nil }
+        guard let temple = width(0, 16), let faceWidth = width(1, 15), let outer = width(36, 45), let inner = width(39, 42) else { return nil }
         let cl = eyeModel.rotationCentre(pupil: pl), cr = eyeModel.rotationCentre(pupil: pr)
         let near = abs((pr - pl).dot(xAxis))
         let far = abs((cr - cl).dot(xAxis))
         let monoRight = abs(cl.dot(xAxis) - midline), monoLeft = abs(cr.dot(xAxis) - midline)
         let mid = (pl + pr) / 2
         let pxDistance = Double(length(eyes.right.pupil - eyes.left.pupil))
+        // Each eye's iris diameter at its pupil's depth (the disc faces the camera while the eye fixates it).
+        let f = (camera.fx + camera.fy) / 2
+        var iris = Double.nan
+        if let dl = eyes.left.irisDiameterPx, let dr = eyes.right.irisDiameterPx { iris = (dl * pl.z + dr * pr.z) / (2 * f) }
         return FrameMeasurement(method: scale.method, scaleRelativeSD: scale.relativeSD, pdNear: near, pdFar: far,
                                 monoFarRight: monoRight, monoFarLeft: monoLeft, templeWidth: temple, faceWidth: faceWidth,
-                                cameraDistance: mid.length, mmPerPixel: pxDistance > 0 ? near / pxDistance : 0, pupilLeft3D: pl, pupilRight3D: pr)
+                                cameraDistance: mid.length, mmPerPixel: pxDistance > 0 ? near / pxDistance : 0, pupilLeft3D: pl, pupilRight3D: pr,
+                                faceXAxis: xAxis, midlineX: midline, irisDiameter: iris, eyeCornerSpan: outer + inner)
     }
 }

@@ -17,6 +17,9 @@ public struct MeasurementReport: Sendable {
     public var faceWidth: MetricSummary
     public var cameraDistance: MetricSummary
     public var frameSize: FrameSize?
+    /// With the iris scale: the person's iris diameter estimated once over the frames, in the PnP
+    /// (mean-face) units, before it is taken to be 11.7 mm (nil otherwise).
+    public var sessionIris: MetricSummary?
 
     /// Depth uncertainty (1 SD, mm) of the face-contour points behind the pupils.
     public static let contourDepthSDMM = 8.0
@@ -27,8 +30,34 @@ public struct MeasurementReport: Sendable {
 
     /// Aggregates `count` frames given by `measurement(i)` (in order) in `scratch`, without allocating
     /// once the scratch has grown to `count`.
+    ///
+    /// With `method == .iris`, frames measured at the camera scale (`FrameMeasurement.method ==
+    /// .camera`, as `MeasurementSession` keeps them) are scaled by one iris estimate for all of them:
+    /// the robust mean of their iris diameters `I` (PnP units) is taken to be 11.7 mm, every frame is
+    /// `rescaled(by: 11.7 / I)`, and the scale's uncertainty is the population's 0.4 mm plus the
+    /// estimate's standard error. Frames already at the iris scale are used as they are.
     init?(method: ScaleMethod, count: Int, scratch: AggregationScratch, measurement: (Int) -> FrameMeasurement) {
         guard count > 0 else { return nil }
+        if method == .iris, measurement(0).method == .camera {
+            scratch.reserve(count)
+            for i in 0..<count { scratch.values[i] = measurement(i).irisDiameter }
+            guard let iris = MetricSummary.aggregate(scratch, count: count, relativeSD: 0, noiseFloorSD: 0), iris.value > 0 else { return nil }
+            let factor = OcularConstants.irisDiameterMM / iris.value
+            let population = OcularConstants.irisDiameterSDMM / OcularConstants.irisDiameterMM
+            let estimate = iris.sd / iris.value / Double(iris.n).squareRoot()
+            self.init(aggregating: method, count: count, scratch: scratch, sessionIris: iris) { i in
+                var m = measurement(i).rescaled(by: factor)
+                m.method = .iris
+                m.scaleRelativeSD = (m.scaleRelativeSD * m.scaleRelativeSD + population * population + estimate * estimate).squareRoot()
+                return m
+            }
+        } else {
+            self.init(aggregating: method, count: count, scratch: scratch, sessionIris: nil, measurement: measurement)
+        }
+    }
+
+    private init?(aggregating method: ScaleMethod, count: Int, scratch: AggregationScratch, sessionIris: MetricSummary?,
+                  measurement: (Int) -> FrameMeasurement) {
         var rel = 0.0, distance = 0.0, mmPerPx = 0.0
         for i in 0..<count { rel += measurement(i).scaleRelativeSD }
         for i in 0..<count { distance += measurement(i).cameraDistance }
@@ -50,6 +79,7 @@ public struct MeasurementReport: Sendable {
         self.pd = pd; self.pdFar = pdFar; self.monoRight = mr; self.monoLeft = ml
         self.templeWidth = tw; self.faceWidth = fw; self.cameraDistance = cd
         self.frameSize = FrameSize.recommended(farPD: pdFar.value, templeWidth: tw.value)
+        self.sessionIris = sessionIris
     }
 
     static func number(_ v: Double, _ digits: Int = 2) -> String {

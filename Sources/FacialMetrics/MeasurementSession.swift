@@ -1,4 +1,5 @@
 import FaceModel
+import Foundation
 import Geometry
 import Imaging
 
@@ -10,6 +11,9 @@ public struct FrameResult: Sendable {
     public var eyes: [RefinedEye] { eyePair.array }
     /// In `FrameGate.Rejection.allCases` order (allocates when not empty; `rejectionSet` does not).
     public var rejections: [FrameGate.Rejection] { rejectionSet.isEmpty ? [] : rejectionSet.list }
+    /// The head's yaw and pitch against the line of sight (degrees, `FrameGate.viewAngles`).
+    public var yawDegrees: Double
+    public var pitchDegrees: Double
     /// Why the card scale failed on this frame (nil when not using the card, or when it was found).
     public var cardFailure: CardDetector.Failure?
     public var card: CardObservation?
@@ -48,18 +52,22 @@ public final class MeasurementSession {
     /// Rejection counts by `FrameGate.Rejection.allCases` index.
     private var counts = [Int](repeating: 0, count: FrameGate.Rejection.allCases.count)
     private let aggregation = AggregationScratch()
+    /// The mean face's outer + inner eye-corner separation (mm), `FrameMeasurement.eyeCornerSpan`'s reference.
+    private let meanFaceCornerSpan: Double
 
     public init(face: MeanFace, camera: CameraIntrinsics, method: ScaleMethod, gate: FrameGate = FrameGate()) {
         self.method = method
         self.gate = gate
         self.measurer = FaceMeasurer(face: face, camera: camera)
+        meanFaceCornerSpan = abs(face.landmarks[45].x - face.landmarks[36].x) + abs(face.landmarks[42].x - face.landmarks[39].x)
         stored.reserveCapacity(256)
     }
 
     /// How many frames have been accepted (and are kept, with a `window`).
     public var acceptedCount: Int { stored.count }
 
-    /// The accepted frames, oldest first (allocates).
+    /// The accepted frames, oldest first (allocates). With the iris scale they are kept at the PnP
+    /// (camera) scale, `method == .camera`, and scaled by the session's iris in `report()`.
     public var measurements: [FrameMeasurement] { (0..<stored.count).map { measurement($0) } }
 
     /// Accepted frame `i`, oldest first.
@@ -82,7 +90,9 @@ public final class MeasurementSession {
         framesSeen += 1
         framesWithFace += 1
         let eyes = continuity.apply(refiner.refinePair(image, landmarks: landmarks), landmarks: landmarks)
-        var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes))
+        let angles = FrameGate.viewAngles(cameraFromFace: cameraFromFace)
+        var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes),
+                                 yawDegrees: angles.yaw, pitchDegrees: angles.pitch)
         if !result.rejectionSet.isEmpty {
             let bits = result.rejectionSet.rawValue
             for i in 0..<counts.count where bits & (1 << UInt8(i)) != 0 { counts[i] += 1 }
@@ -103,12 +113,37 @@ public final class MeasurementSession {
                 scale = nil
             }
         }
-        guard let scale, let m = measurer.measure(landmarks: landmarks, cameraFromFace: cameraFromFace, eyes: eyes, scale: scale) else {
+        guard let scale, var m = measurer.measure(landmarks: landmarks, cameraFromFace: cameraFromFace, eyes: eyes, scale: scale) else {
             return result
         }
+        let pose = Self.poseRelativeSD(yawDegrees: angles.yaw)
+        m.scaleRelativeSD = (m.scaleRelativeSD * m.scaleRelativeSD + pose * pose).squareRoot()
         result.measurement = m
-        store(m)
+        if method == .iris {
+            // The iris is a constant of the person: the session keeps the frame at the PnP scale with
+            // its iris diameter in those units, and the report scales all frames by one iris estimate
+            // (`MeasurementReport`), so the spread over frames is the pupils', not the iris fits'.
+            // Each frame's size from its eye corners (the mean face's span), then one iris for all.
+            guard var c = measurer.measure(landmarks: landmarks, cameraFromFace: cameraFromFace, eyes: eyes,
+                                           scale: .camera(cameraFromFace: cameraFromFace)), c.eyeCornerSpan > 0 else { return result }
+            c = c.rescaled(by: meanFaceCornerSpan / c.eyeCornerSpan)
+            c.scaleRelativeSD = pose
+            store(c)
+        } else {
+            store(m)
+        }
         return result
+    }
+
+    /// 1 SD of the PnP yaw against the truth, degrees: the tracker read a rendered head's yaw 0.2–3.0°
+    /// low (TurnedHeadTests), and on the dev clips it differs from MediaPipe's by 0.8–3.3° (README).
+    public static let yawSDDegrees = 2.5
+
+    /// The relative PD error a yaw error of `yawSDDegrees` causes at this yaw: the pupils are
+    /// back-projected onto the face's plane, and a plane turned by θ but taken as θ + δ stretches
+    /// the pupils' separation by ≈ tan θ · δ (0.2 % at 5°, 1.2 % at 15°).
+    public static func poseRelativeSD(yawDegrees: Double) -> Double {
+        abs(tan(yawDegrees * .pi / 180)) * yawSDDegrees * .pi / 180
     }
 
     private func store(_ m: FrameMeasurement) {

@@ -8,7 +8,7 @@ public struct CameraCalibrationError: Error, CustomStringConvertible {
 
 extension CameraIntrinsics {
     /// Reads a calibration file: a JSON object with `fx`, `fy`, `cx`, `cy` in pixels (pixel-centre
-    /// convention), optional distortion `k1`, `k2`, `p1`, `p2` (OpenCV's meaning), and optional `width`,
+    /// convention), optional distortion `k1`, `k2`, `p1`, `p2`, `k3` (OpenCV's meaning), and optional `width`,
     /// `height` (the calibrated resolution; when present and different from the stream the intrinsics
     /// are rescaled). `imageWidth`/`imageHeight` are the stream's size.
     ///
@@ -31,7 +31,8 @@ extension CameraIntrinsics {
         let cx = try number("cx", required: true)!, cy = try number("cy", required: true)!
         guard fx > 0, fy > 0 else { throw CameraCalibrationError("camera file: fx and fy must be positive") }
         let distortion = LensDistortion(k1: try number("k1", required: false) ?? 0, k2: try number("k2", required: false) ?? 0,
-                                        p1: try number("p1", required: false) ?? 0, p2: try number("p2", required: false) ?? 0)
+                                        p1: try number("p1", required: false) ?? 0, p2: try number("p2", required: false) ?? 0,
+                                        k3: try number("k3", required: false) ?? 0)
         let w = try number("width", required: false), h = try number("height", required: false)
         if let w, let h {
             guard w >= 1, h >= 1 else { throw CameraCalibrationError("camera file: width and height must be positive") }
@@ -42,16 +43,22 @@ extension CameraIntrinsics {
         }
     }
 
+    /// Reads a calibration file in any of the accepted forms: the project's JSON (above), or what
+    /// OpenCV's `cv::FileStorage` writes after a calibration, YAML or JSON (`init(openCVFileStorage:)`).
     public init(calibrationFile path: String, imageWidth: Int, imageHeight: Int) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CameraCalibrationError("cannot read camera file \(path)")
         }
-        try self.init(calibrationJSON: data, imageWidth: imageWidth, imageHeight: imageHeight)
+        if OpenCVFileStorage.looksLikeFileStorage(data) {
+            try self.init(openCVFileStorage: data, imageWidth: imageWidth, imageHeight: imageHeight)
+        } else {
+            try self.init(calibrationJSON: data, imageWidth: imageWidth, imageHeight: imageHeight)
+        }
     }
 
     /// The calibration file form of these intrinsics (round-trips through `init(calibrationJSON:)`).
     public var calibrationJSON: String {
         "{\"fx\": \(fx), \"fy\": \(fy), \"cx\": \(cx), \"cy\": \(cy), \"k1\": \(distortion.k1), \"k2\": \(distortion.k2), "
-            + "\"p1\": \(distortion.p1), \"p2\": \(distortion.p2), \"width\": \(width), \"height\": \(height)}"
+            + "\"p1\": \(distortion.p1), \"p2\": \(distortion.p2), \"k3\": \(distortion.k3), \"width\": \(width), \"height\": \(height)}"
     }
 }

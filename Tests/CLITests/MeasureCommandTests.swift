@@ -70,4 +70,26 @@ struct MeasureCommandTests {
         #expect(r.stderr.contains("too few good frames: 0 of 30"), "\(r.stderr)")
         #expect(r.stderr.contains("eyes too narrow to see the iris"), "\(r.stderr)")
     }
+
+    @Test("several photos: each one not used is named with its reason, one that passes gives the result (issue 24 item 7)",
+          .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))
+    func photosOneByOne() throws {
+        let dir = try CLIMedia.temporaryDirectory()
+        try CLIMedia.write(try CLIMedia.frame(0), to: dir + "/blank.jpg")
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: dir + "/broken.jpg"))
+        // Frame 40 of d18, cut from the raw MJPEG stream as it is (a face looking at the camera).
+        let stream = [UInt8](try Data(contentsOf: URL(fileURLWithPath: d18)))
+        var starts: [Int] = []
+        for i in 0..<(stream.count - 2) where stream[i] == 0xFF && stream[i + 1] == 0xD8 && stream[i + 2] == 0xFF { starts.append(i) }
+        try Data(stream[starts[40]..<starts[41]]).write(to: URL(fileURLWithPath: dir + "/d18.jpg"))
+        let r = try CLI.run(["measure", "--input", dir + "/blank.jpg", dir + "/broken.jpg", dir + "/d18.jpg", "--json"], timeout: 300)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("blank.jpg: not used (no face found)"), "\(r.stderr)")
+        #expect(r.stderr.contains("broken.jpg: not used"), "\(r.stderr)")
+        #expect(r.stderr.contains("d18.jpg: used"), "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["frames_used"] as? Int == 1)
+        let none = try CLI.run(["measure", "--input", dir + "/blank.jpg", dir + "/broken.jpg", dir + "/blank.jpg"], timeout: 300)
+        #expect(none.status != 0 && none.stderr.contains("none of the 3 photos passed"), "\(none.stderr)")
+    }
 }

@@ -21,7 +21,7 @@ func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraInt
                   lighting: Lighting = .studio, session: MeasurementSession? = nil) -> SyntheticRun {
     let rgb = head.render(cameraFromFace: pose, camera: camera, lighting: lighting, withCard: method == .card)
     if let dir = ProcessInfo.processInfo.environment["METRICS_SYNTHETIC_DUMP"] {
-        try? ImageFiles.write(rgb, to: "\(dir)/synthetic-\(method.rawValue)-\(Int(pose.translation.z)).png")
+        try? ImageFiles.write(rgb, to: "\(dir)/synthetic-\(method.rawValue)-\(Int(pose.translation.z))-\(Int(EulerAngles(pose.rotation).degrees.y))-\(Int(EulerAngles(pose.rotation).degrees.x)).png")
     }
     let image = GrayImage(luma: rgb)
     var config = FaceTrackerConfiguration()

@@ -1,4 +1,4 @@
-import FacialMetrics
+@testable import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
@@ -178,8 +178,8 @@ struct MetricsUnitTests {
     @Test("the gate's rejection set lists reasons in declaration order, as check does")
     func rejectionSet() {
         let turned = RigidTransform(rotation: Rotation(axis: SIMD3(0, 1, 0), angle: 0.5), translation: SIMD3(0, 0, 600))
-        // Turned, iris sizes 20 % apart, pupils 40 px apart.
-        let eyes = EyePair(left: Self.eye(x: 300, iris: 22), right: Self.eye(x: 340, iris: 27))
+        // Turned, iris sizes 20 % apart, pupils 30 px apart.
+        let eyes = EyePair(left: Self.eye(x: 300, iris: 22), right: Self.eye(x: 330, iris: 27))
         let gate = FrameGate()
         let set = gate.rejections(cameraFromFace: turned, eyes: eyes)
         #expect(set.list == [.turned, .irisMismatch, .tooSmall])
@@ -187,6 +187,53 @@ struct MetricsUnitTests {
         #expect(set.first == .turned)
         #expect(FrameGate.Rejections().first == nil)
         #expect(gate.check(cameraFromFace: turned, eyes: [eyes.left]).contains(.eyesClosed))
+    }
+
+    @Test("outside the angle limits the gate says which way to turn; the nearer eye may look larger")
+    func turnGuidance() {
+        let gate = FrameGate()
+        #expect(gate.maxYawDegrees == 15 && gate.maxPitchDegrees == 10)
+        #expect(gate.guidance(yawDegrees: 14, pitchDegrees: -9) == nil)
+        // Negative yaw: the head turned to the subject's left (d18, face1).
+        #expect(gate.guidance(yawDegrees: -18, pitchDegrees: 0)?.contains("to your left") == true)
+        #expect(gate.guidance(yawDegrees: -18, pitchDegrees: 0)?.contains("turn it towards your right") == true)
+        #expect(gate.guidance(yawDegrees: 20, pitchDegrees: 12)?.contains("lower your chin") == true)
+        #expect(gate.guidance(yawDegrees: 0, pitchDegrees: -12)?.contains("raise your chin") == true)
+        // 15° at 520 mm: the nearer iris 3.1 % larger, allowed on top of the 6 %.
+        #expect(abs(FrameGate.yawIrisAsymmetry(yawDegrees: 15, distanceMM: 520) - 0.0319) < 0.001)
+        let turned = RigidTransform(rotation: Rotation(axis: SIMD3(0, 1, 0), angle: 14 * .pi / 180), translation: SIMD3(0, 0, 520))
+        let eyes = EyePair(left: Self.eye(x: 250, iris: 25), right: Self.eye(x: 390, iris: 27.2))  // 8.4 % apart
+        #expect(gate.rejections(cameraFromFace: turned, eyes: eyes).isEmpty)
+        #expect(gate.rejections(cameraFromFace: RigidTransform(rotation: .identity, translation: SIMD3(0, 0, 520)), eyes: eyes) == FrameGate.Rejections(.irisMismatch))
+    }
+
+    @Test("one iris per session: frames at the PnP scale are scaled by 11.7 mm over their mean iris")
+    func sessionIris() throws {
+        let x = SIMD3<Double>(1, 0, 0)
+        func frame(_ iris: Double, _ distance: Double) -> FrameMeasurement {
+            var m = FrameMeasurement(method: .camera, scaleRelativeSD: 0, pdNear: 0, pdFar: 0, monoFarRight: 0, monoFarLeft: 0,
+                                     templeWidth: 140, faceWidth: 135, cameraDistance: distance, mmPerPixel: 0.3,
+                                     pupilLeft3D: SIMD3(-31, 0, distance), pupilRight3D: SIMD3(31, 0, distance),
+                                     faceXAxis: x, midlineX: 0, irisDiameter: iris, eyeCornerSpan: 120)
+            m = m.rescaled(by: 1)
+            return m
+        }
+        // Near PD 62 in PnP units, iris 11.0 there: the person is 11.7 / 11 larger than the mean face.
+        let irises = [10.9, 11.0, 11.1, 10.9, 11.0, 11.1]  // ≥ 5 frames: no per-frame noise floor in the band
+        let frames = irises.enumerated().map { frame($0.element, 500 + 10 * Double($0.offset)) }
+        #expect(abs(frames[0].pdNear - 62) < 1e-9 && frames[0].pdFar > 62)
+        let r = try #require(MeasurementReport(method: .iris, measurements: frames))
+        #expect(abs(r.pd.value - 62 * 11.7 / 11.0) < 1e-6)
+        #expect(abs((r.sessionIris?.value ?? 0) - 11.0) < 1e-9)
+        #expect(r.pd.sd < 1e-9)  // the iris spread is not per-frame spread
+        // The band: population 3.4 % and the iris estimate's standard error (SD / 11 / √6).
+        let sd = (irises.map { ($0 - 11) * ($0 - 11) }.reduce(0, +) / 5).squareRoot()
+        let rel = ((0.4 / 11.7) * (0.4 / 11.7) + pow(sd / 11.0 / 6.0.squareRoot(), 2)).squareRoot()
+        #expect(abs(r.pd.plusMinus - 1.96 * rel * r.pd.value) < 1e-6)
+        // The far PD keeps the eyes' 10.45 mm rotation offset in millimetres.
+        let scaled = frame(11, 520).rescaled(by: 2)
+        #expect(abs(scaled.pdNear - 124) < 1e-9 && abs(scaled.cameraDistance - 1040) < 1e-9)
+        #expect(abs(scaled.pdFar - 124 * (1 + EyeRotationModel().pupilToRotationCentreMM / SIMD3<Double>(62, 0, 1040).length)) < 1e-9)
     }
 
     @Test("robust aggregation of many values (heap-sorted scratch) matches the definition")

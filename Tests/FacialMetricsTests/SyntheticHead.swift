@@ -174,29 +174,42 @@ final class SyntheticHead {
     }
 
     /// Sclera (the eye opening at z = 0), iris and pupil discs (facing the camera, clipped to the opening).
+    ///
+    /// Each disc is a true circle in the plane facing the camera, and is clipped by the eye opening as
+    /// the camera sees it (the opening projected from the camera onto the disc's plane). It is drawn a
+    /// little in front of the pupil along the ray to the camera, with its radius shrunk to keep the
+    /// pupil's projected size, so that a disc tilted by a turned head does not sink behind the flat
+    /// sclera (a real cornea bulges): before, a 15° yaw hid half of each iris and the pupils came out
+    /// 4–6 px off (issue 24).
     func eyeMesh(cameraFromFace: RigidTransform) -> Mesh {
         let pupils = pupils(cameraFromFace: cameraFromFace)
         let cameraInFace = cameraFromFace.inverse.translation
         var prims: [MeshPrimitive] = []
         for e in 0..<2 {
-            let contour = (e == 0 ? Array(36...41) : Array(42...47)).map { SIMD2(face.landmarks[$0].x, face.landmarks[$0].y) }
+            let opening = (e == 0 ? Array(36...41) : Array(42...47)).map { SIMD3(face.landmarks[$0].x, face.landmarks[$0].y, 0) }
             // Sclera fan.
-            prims.append(Self.polygon(contour.map { SIMD3($0.x, $0.y, 0) }, material: 0, name: "sclera"))
-            let n = (cameraInFace - pupils[e]).normalized  // disc normal towards the camera
-            for (radius, offset, material) in [(irisDiameter / 2, 0.0, 1), (1.75, 0.05, 2)] {
-                let centre = pupils[e] + n * offset
+            prims.append(Self.polygon(opening, material: 0, name: "sclera"))
+            let toCamera = cameraInFace - pupils[e]
+            let n = toCamera.normalized  // disc normal towards the camera
+            // An orthonormal basis of the disc plane.
+            let u = SIMD3<Double>(0, 1, 0).cross(n).normalized, v = n.cross(u)
+            for (radius, lift, material) in [(irisDiameter / 2, 2.5, 1), (1.75, 2.55, 2)] {
+                let centre = pupils[e] + n * lift
+                let r = radius * (toCamera.length - lift) / toCamera.length
+                // The opening seen from the camera, on the disc's plane, in (u, v).
+                let clipper: [SIMD2<Double>] = opening.map { q in
+                    let d = q - cameraInFace
+                    let t = n.dot(centre - cameraInFace) / n.dot(d)
+                    let onPlane = cameraInFace + d * t - centre
+                    return SIMD2(onPlane.dot(u), onPlane.dot(v))
+                }
                 var disc: [SIMD2<Double>] = (0..<64).map { k in
                     let t = Double(k) / 64 * 2 * .pi
-                    return SIMD2(centre.x + radius * cos(t), centre.y + radius * sin(t))
+                    return SIMD2(r * cos(t), r * sin(t))
                 }
-                disc = Self.clip(disc, to: contour)
+                disc = Self.clip(disc, to: clipper)
                 guard disc.count >= 3 else { continue }
-                // Lift onto the disc plane: n·(p − centre) = 0.
-                let lifted = disc.map { p -> SIMD3<Double> in
-                    let z = centre.z - (n.x * (p.x - centre.x) + n.y * (p.y - centre.y)) / n.z
-                    return SIMD3(p.x, p.y, z)
-                }
-                prims.append(Self.polygon(lifted, material: material, name: material == 1 ? "iris" : "pupil"))
+                prims.append(Self.polygon(disc.map { centre + u * $0.x + v * $0.y }, material: material, name: material == 1 ? "iris" : "pupil"))
             }
         }
         let materials = [Material(name: "sclera", baseColor: [0.85, 0.83, 0.8, 1], metallic: 0, roughness: 1),

@@ -23,11 +23,12 @@ struct MeasureCommand: ParsableCommand {
         discussion: """
             Every frame: the face is tracked (unsmoothed), both pupils are refined inside the eyes \
             (coarse iris circle, then the iris boundary), and the frame is kept only when the head faces \
-            the camera (|yaw|, |pitch| < 5°), both eyes are open (at least half of each iris's height between the lids) and sharp with irises of the same size, and the face is large enough. \
+            the camera (|yaw| < 15°, |pitch| < 10°: the pupils are measured in the head's own frame, so a turned head \
+            measures as a frontal one; outside the limits standard error says which way to turn), both eyes are open (at least half of each iris's height between the lids) and sharp with irises of the same size, and the face is large enough. \
             Kept frames are measured with the chosen scale and aggregated robustly (median/MAD outlier \
-            rejection, mean, SD); videos and cameras need at least --min-frames kept frames, photos are \
-            all used.
-            Scales: iris (visible iris 11.7 ± 0.4 mm: ± 3.4 % for one person, whatever the frame count), \
+            rejection, mean, SD); videos and cameras need at least --min-frames kept frames; of several photos \
+            one that passes gives a result, and each photo not used is named on standard error with the reason.
+            Scales: iris (visible iris 11.7 ± 0.4 mm, estimated once over the kept frames: ± 3.4 % for one person, whatever the frame count), \
             card (an ID-1 bank card, 85.60 × 53.98 mm, held flat against the forehead or under the nose), \
             camera (the PnP depth of the mean face with --camera intrinsics: head size ± 4 %).
             Far PD converts the near PD measured at the camera distance with the eyes turning about \
@@ -51,7 +52,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Metric scale: iris, card or camera.")
     var scale = "iris"
 
-    @Option(help: "Camera calibration JSON file (fx, fy, cx, cy, optional k1, k2, p1, p2, width, height).")
+    @Option(help: "Camera calibration: the project's JSON (fx, fy, cx, cy, optional k1, k2, p1, p2, k3, width, height) or an OpenCV FileStorage .yml/.json (camera_matrix, distortion_coefficients, image_width, image_height).")
     var camera: String?
 
     @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
@@ -66,8 +67,14 @@ struct MeasureCommand: ParsableCommand {
     @Option(name: .customLong("min-frames"), help: "Kept frames needed from videos and cameras.")
     var minFrames = 30
 
-    @Option(name: .customLong("max-angle"), help: "Largest |yaw| and |pitch| (degrees, against the line of sight) of a kept frame.")
-    var maxAngle = 5.0
+    @Option(name: .customLong("max-yaw"), help: "Largest |yaw| of a kept frame (degrees, against the line of sight; the pupils are measured in the head's frame).")
+    var maxYaw = 15.0
+
+    @Option(name: .customLong("max-pitch"), help: "Largest |pitch| of a kept frame (degrees, against the line of sight).")
+    var maxPitch = 10.0
+
+    @Option(name: .customLong("max-angle"), help: ArgumentHelp("Sets both --max-yaw and --max-pitch.", visibility: .hidden))
+    var maxAngle: Double?
 
     @Option(help: "Give up on --device after this many seconds.")
     var timeout = 60.0
@@ -96,7 +103,9 @@ struct MeasureCommand: ParsableCommand {
         }
         if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
         if minFrames < 1 { throw ValidationError("--min-frames must be at least 1") }
-        if !(maxAngle > 0 && maxAngle <= 45) { throw ValidationError("--max-angle must be in (0, 45] degrees") }
+        for (name, value) in [("--max-angle", maxAngle ?? 10), ("--max-yaw", maxYaw), ("--max-pitch", maxPitch)] where !(value > 0 && value <= 45) {
+            throw ValidationError("\(name) must be in (0, 45] degrees")
+        }
         if !(timeout > 0) { throw ValidationError("--timeout must be positive") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
     }
@@ -136,6 +145,11 @@ struct MeasureCommand: ParsableCommand {
         var frameLines: [String] = []
         /// The field of view estimated for the current recording (`--fov auto`).
         var estimatedFOV: Double?
+        /// Photos given, readable or not.
+        var photosTried = 0
+        /// Frames outside the angle limits, by the way the head was turned: the subject's left/right,
+        /// up/down (a video's summary tells which way to turn).
+        var turnedLeft: [Double] = [], turnedRight: [Double] = [], tiltedUp: [Double] = [], tiltedDown: [Double] = []
         init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
             self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
             photoDetector = PhotoFaceDetector(model: detector.model)
@@ -151,7 +165,8 @@ struct MeasureCommand: ParsableCommand {
             detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: ModelsDirectory.file("face-detector.fdet").path)),
             cascade: try LandmarkCascade(contentsOf: ModelsDirectory.file("landmarks.lmrk").path), face: face,
             session: MeasurementSession(face: face, camera: .defaultWebcam(width: 640, height: 480), method: method))
-        context.session.gate.maxAngleDegrees = maxAngle
+        context.session.gate.maxYawDegrees = maxAngle ?? maxYaw
+        context.session.gate.maxPitchDegrees = maxAngle ?? maxPitch
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf"), let model = try? TrackingConfidenceModel(contentsOf: url.path),
            model.matches(context.cascade) {
             context.confidence = model
@@ -162,7 +177,16 @@ struct MeasureCommand: ParsableCommand {
             try measureDevice(device, context)
         } else {
             for path in input {
-                let (source, kind) = try MediaFactory.openSource(path)
+                let opened: (FrameSource, InputKind)
+                do {
+                    opened = try MediaFactory.openSource(path)
+                } catch where input.count > 1 {
+                    // One unreadable input among several: say why and go on with the others.
+                    printError("measure: \(path): not used (\(error))")
+                    context.photosTried += 1
+                    continue
+                }
+                let (source, kind) = opened
                 defer { source.close() }
                 // Recordings: the field of view from the face in the first frames (as track and live
                 // do), unless --camera or a --fov in degrees says otherwise. The pose gate depends on it.
@@ -173,8 +197,16 @@ struct MeasureCommand: ParsableCommand {
                     context.estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: scanSource)?.horizontalFOVDegrees
                 }
                 if kind.isPhoto {
-                    guard let frame = try source.nextFrame() else { throw CLIError("\(path): no readable image") }
-                    try measureStill(try gray(frame, context), context, name: path)
+                    context.photosTried += 1
+                    let image: GrayImage
+                    do {
+                        guard let frame = try source.nextFrame() else { throw CLIError("no readable image") }
+                        image = try gray(frame, context)
+                    } catch where input.count > 1 {
+                        printError("measure: \(path): not used (\(error))")
+                        continue
+                    }
+                    try measureStill(image, context, name: path)
                 } else {
                     needFrames = minFrames
                     try measureVideo(source, context)
@@ -280,9 +312,45 @@ struct MeasureCommand: ParsableCommand {
         let before = c.session.acceptedCount
         let r = step(image, t, c, time: 0)
         if c.session.acceptedCount == before {
-            let why = r == nil ? "no face" : (r!.rejections.map(\.rawValue) + [r!.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
-            printError("measure: \(name): not used (\(why.isEmpty ? "not measurable" : why))")
+            printError("measure: \(name): not used (\(r.map { reason($0, c) } ?? "no face found"))")
+        } else {
+            printError("measure: \(name): used")
         }
+    }
+
+    /// Why a frame was not used, one line; a turned or tilted head says which way to turn.
+    private func reason(_ r: FrameResult, _ c: Context) -> String {
+        var parts = r.rejections.filter { $0 != .turned && $0 != .tilted }.map(\.rawValue)
+        if let g = c.session.gate.guidance(yawDegrees: r.yawDegrees, pitchDegrees: r.pitchDegrees) { parts.insert(g, at: 0) }
+        if let f = r.cardFailure { parts.append(f.description) }
+        return parts.isEmpty ? "not measurable" : parts.joined(separator: "; ")
+    }
+
+    /// Notes which way a head outside the angle limits was turned (for the summary).
+    private func noteAngles(_ r: FrameResult, _ c: Context) {
+        let gate = c.session.gate
+        if !(abs(r.yawDegrees) < gate.maxYawDegrees) {
+            if r.yawDegrees < 0 { c.turnedLeft.append(-r.yawDegrees) } else { c.turnedRight.append(r.yawDegrees) }
+        }
+        if !(abs(r.pitchDegrees) < gate.maxPitchDegrees) {
+            if r.pitchDegrees > 0 { c.tiltedUp.append(r.pitchDegrees) } else { c.tiltedDown.append(-r.pitchDegrees) }
+        }
+    }
+
+    /// One stderr line per way the head was outside the limits on a video: how often, how far, and
+    /// which way to turn.
+    private func angleSummary(_ c: Context) -> [String] {
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        let gate = c.session.gate
+        var lines: [String] = []
+        for (values, what, advice, limit) in [(c.turnedLeft, "turned to the subject's left", "turn towards your right", gate.maxYawDegrees),
+                                              (c.turnedRight, "turned to the subject's right", "turn towards your left", gate.maxYawDegrees),
+                                              (c.tiltedUp, "tilted up", "lower your chin", gate.maxPitchDegrees),
+                                              (c.tiltedDown, "tilted down", "raise your chin", gate.maxPitchDegrees)] where !values.isEmpty {
+            lines.append(String(format: "measure: head %@ beyond %.0f° on %d frame%@ (median %.0f°): %@", what, limit, values.count,
+                                values.count == 1 ? "" : "s", median(values), advice))
+        }
+        return lines
     }
 
     private func measureVideo(_ source: FrameSource, _ c: Context) throws {
@@ -296,7 +364,7 @@ struct MeasureCommand: ParsableCommand {
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
-            step(image, t!, c, time: frame.timestampSeconds - t0)
+            if let r = step(image, t!, c, time: frame.timestampSeconds - t0) { noteAngles(r, c) }
             index += 1
         }
         if index == 0 { throw CLIError("no frames could be read from the input") }
@@ -324,7 +392,8 @@ struct MeasureCommand: ParsableCommand {
                 lastHint = Date()
                 let hint: String
                 if let r {
-                    if let first = r.rejections.first { hint = first.rawValue }
+                    if let g = c.session.gate.guidance(yawDegrees: r.yawDegrees, pitchDegrees: r.pitchDegrees) { hint = g }
+                    else if let first = r.rejections.first { hint = first.rawValue }
                     else if let f = r.cardFailure { hint = "\(f.description): bring the card" }
                     else { hint = "hold still… \(c.session.acceptedCount)/\(target) frames" }
                 } else { hint = "no face: look at the camera" }
@@ -340,6 +409,9 @@ struct MeasureCommand: ParsableCommand {
             try OutputFile.write(text, to: framesJSON)
         }
         let s = c.session
+        if c.photosTried > 1 && input.count == c.photosTried && s.acceptedCount == 0 {
+            throw CLIError("none of the \(c.photosTried) photos passed (reasons above)")
+        }
         if s.framesWithFace == 0 { throw CLIError("no face found in \(s.framesSeen) frame\(s.framesSeen == 1 ? "" : "s")") }
         if method == .card && (s.acceptedCount == 0) && (s.cardNotFound > 0 || s.cardTilted > 0) {
             if s.cardTilted > s.cardNotFound {
@@ -348,6 +420,7 @@ struct MeasureCommand: ParsableCommand {
             throw CLIError("no card found on \(s.cardNotFound) good frame\(s.cardNotFound == 1 ? "" : "s") (hold an ID-1 card flat against the forehead or under the nose)")
         }
         let rejected = s.rejectionCounts.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) ×\($0.value)" }.joined(separator: ", ")
+        for line in angleSummary(c) { printError(line) }
         guard s.acceptedCount >= needFrames, let report = s.report() else {
             throw CLIError("too few good frames: \(s.acceptedCount) of \(s.framesSeen) (need \(needFrames)); a face on \(s.framesWithFace)"
                            + (rejected.isEmpty ? "" : "; rejected: \(rejected)")
