@@ -63,4 +63,12 @@ struct BadFrameTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try CLIMedia.probe(output)?.packets == 4)
     }
+
+    @Test func measureSkipsABadFrameAndCountsIt() throws {
+        let input = try Self.stream(count: 5, bad: [1])
+        let r = try CLI.run(["measure", "--input", input, "--fov", "60"])
+        #expect(r.stderr.contains("\(input): frame 1 does not decode"), "\(r.stderr)")
+        #expect(r.stderr.contains("1 undecodable frames skipped"), "\(r.stderr)")
+        #expect(!r.stderr.contains("Fatal error"))
+    }
 }

@@ -49,6 +49,8 @@ struct MeasureCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Videos or photos: \(MediaFactory.inputHelp).")
     var input: [String] = []
 
+    @OptionGroup var badFrameOptions: BadFrameOptions
+
     @Option(help: "Metric scale: iris, card or camera.")
     var scale = "iris"
 
@@ -209,7 +211,7 @@ struct MeasureCommand: ParsableCommand {
                     try measureStill(image, context, name: path)
                 } else {
                     needFrames = minFrames
-                    try measureVideo(source, context)
+                    try measureVideo(source, name: path, context)
                 }
             }
         }
@@ -353,14 +355,23 @@ struct MeasureCommand: ParsableCommand {
         return lines
     }
 
-    private func measureVideo(_ source: FrameSource, _ c: Context) throws {
+    private func measureVideo(_ source: FrameSource, name: String, _ c: Context) throws {
         c.session.resetContinuity()
         var t: FaceTracker?
         var index = 0
         var first: Double?
+        var badFrames = BadFrames(source: name, options: badFrameOptions)
+        defer { if badFrames.skipped > 0 { printError("measure: \(name): \(badFrames.skipped) undecodable frames skipped") } }
         while frames == nil || index < frames! {
             guard let frame = try source.nextFrame() else { break }
-            let image = try gray(frame, c)
+            let image: GrayImage
+            do {
+                image = try gray(frame, c)
+                badFrames.decoded()
+            } catch where BadFrames.isBadFrame(error) {
+                try badFrames.skip(frame: frame.sequence, error)
+                continue
+            }
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
@@ -381,9 +392,17 @@ struct MeasureCommand: ParsableCommand {
         var lastHint = Date.distantPast
         var first: Double?
         let target = max(minFrames, 45)
+        var badFrames = BadFrames(source: path, options: badFrameOptions)
         while !Interrupt.requested, c.session.acceptedCount < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
-            let image = try gray(frame, c)
+            let image: GrayImage
+            do {
+                image = try gray(frame, c)
+                badFrames.decoded()
+            } catch where BadFrames.isBadFrame(error) {
+                try badFrames.skip(frame: frame.sequence, error)
+                continue
+            }
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
