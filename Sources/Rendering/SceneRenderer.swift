@@ -324,9 +324,8 @@ public final class SceneRenderer {
                     p.uvs.withUnsafeBufferPointer { uv in
                         mesh.diffuseFront[i].withUnsafeBufferPointer { front in
                             mesh.diffuseBack[i].withUnsafeBufferPointer { back in
-                            mesh.screenPositions[i].withUnsafeBufferPointer { screen in
                                 let view = PrimitiveView(indices: idx, towardCamera: toward, normals: nor, uvs: uv,
-                                                         diffuseFront: front, diffuseBack: back, screen: screen)
+                                                         diffuseFront: front, diffuseBack: back)
                                 if material.isLens {
                                     let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
                                     if usesReferenceRasterizer {
@@ -344,7 +343,6 @@ public final class SceneRenderer {
                                                                    scissor: scissor, queue: &queue)
                                     }
                                 }
-                            }
                             }
                         }
                     }
