@@ -81,8 +81,15 @@ enum Chromium {
     static func dumpDOM(_ url: String) throws -> String {
         let dir = NSTemporaryDirectory() + "lorgnette-chromium-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let run = try Tool.run(path!, flags + ["--user-data-dir=\(dir)/profile", "--virtual-time-budget=3000", "--dump-dom", url], timeout: 60)
-        return String(decoding: run.stdout, as: UTF8.self)
+        // As with the screenshot: starved by the suites running beside it, Chromium can time out with
+        // nothing dumped; a page that loads has a <body>, so retry (longer budget) until one shows.
+        var dom = ""
+        for attempt in 1 ... 3 where !dom.contains("<body") {
+            let run = try Tool.run(path!, flags + ["--user-data-dir=\(dir)/profile-\(attempt)", "--virtual-time-budget=\(3000 * attempt)",
+                                                   "--dump-dom", url], timeout: 120)
+            dom = String(decoding: run.stdout, as: UTF8.self)
+        }
+        return dom
     }
 
     static func brightPixels(_ image: RGBAImage, x: Range<Int>, y: Range<Int>) -> Int {
