@@ -210,14 +210,7 @@ struct LiveCommand: ParsableCommand {
                 if let frames, index >= frames { break }
                 guard let frame = try source.nextFrame() else { break }
                 defer { sequence += 1 }
-                let output: PipelineOutput
-                do {
-                    output = try pipeline.process(frame)
-                    badFrames.decoded()
-                } catch where BadFrames.isBadFrame(error) {
-                    try badFrames.skip(frame: sequence, error)
-                    continue
-                }
+                guard let output = try badFrames.decode(frame: sequence, { try pipeline.process(frame) }) else { continue }
                 if let seconds, output.time >= seconds { break }
                 preview?.publish(output, pipeline: pipeline)
                 if let virtualCamera, let image = output.image {

@@ -364,14 +364,7 @@ struct MeasureCommand: ParsableCommand {
         defer { if badFrames.skipped > 0 { printError("measure: \(name): \(badFrames.skipped) undecodable frames skipped") } }
         while frames == nil || index < frames! {
             guard let frame = try source.nextFrame() else { break }
-            let image: GrayImage
-            do {
-                image = try gray(frame, c)
-                badFrames.decoded()
-            } catch where BadFrames.isBadFrame(error) {
-                try badFrames.skip(frame: frame.sequence, error)
-                continue
-            }
+            guard let image = try badFrames.decode(frame: frame.sequence, { try gray(frame, c) }) else { continue }
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0
@@ -382,8 +375,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     private func measureDevice(_ path: String, _ c: Context) throws {
-        let (w, h) = try RecordCommand.parseSize(size ?? CaptureSizeOption.defaultSize)
-        let source = try V4L2Camera(path: path, request: CaptureRequest(width: w, height: h, framesPerSecond: 30))
+        let source = try MediaFactory.openCamera(path, size: size ?? CaptureSizeOption.defaultSize)
         defer { source.close() }
         Interrupt.install()
         printError("measure: look straight at the camera, eyes open, and hold still" + (c.session.method == .card ? "; hold a bank card flat against your forehead" : ""))
@@ -395,14 +387,7 @@ struct MeasureCommand: ParsableCommand {
         var badFrames = BadFrames(source: path, options: badFrameOptions)
         while !Interrupt.requested, c.session.acceptedCount < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
-            let image: GrayImage
-            do {
-                image = try gray(frame, c)
-                badFrames.decoded()
-            } catch where BadFrames.isBadFrame(error) {
-                try badFrames.skip(frame: frame.sequence, error)
-                continue
-            }
+            guard let image = try badFrames.decode(frame: frame.sequence, { try gray(frame, c) }) else { continue }
             if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
             let t0 = first ?? frame.timestampSeconds
             first = t0

@@ -41,6 +41,19 @@ struct BadFrames {
     /// A frame decoded: the run of bad frames is over.
     mutating func decoded() { inARow = 0 }
 
+    /// `decode()` for frame `index`, or nil when the frame does not decode (skipped and counted, see
+    /// `skip`); other errors pass through.
+    mutating func decode<T>(frame index: Int, _ decode: () throws -> T) throws -> T? {
+        do {
+            let value = try decode()
+            decoded()
+            return value
+        } catch where Self.isBadFrame(error) {
+            try skip(frame: index, error)
+            return nil
+        }
+    }
+
     /// ", N undecodable frames skipped" for a summary line, or "".
     var summary: String { skipped == 0 ? "" : ", \(skipped) undecodable frames skipped" }
 }
