@@ -28,6 +28,7 @@ public final class PreviewServer: Sendable {
     private let running = Mutex<Running?>(nil)
     private let specs: Set<String>
     private let boundPort = BoundPort()
+    private let executor = ServingExecutor()
 
     public init(configuration: PreviewConfiguration, control: any PreviewControl) {
         self.configuration = configuration
@@ -73,7 +74,8 @@ public final class PreviewServer: Sendable {
         )
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let host = configuration.host, port = configuration.port
-        let task = Task {
+        // Structured children (Hummingbird's connection handlers) inherit the preference.
+        let task = Task(executorPreference: executor) {
             do {
                 try await group.run()
                 bound.resolve(.failure(PreviewError("the preview server stopped before it listened")))
@@ -81,7 +83,7 @@ public final class PreviewServer: Sendable {
                 bound.resolve(.failure(PreviewError("cannot serve on \(host):\(port): \(error)")))
             }
         }
-        let repeater = Task { [weak self] in _ = await self?.repeatStaleFrames() }
+        let repeater = Task(executorPreference: executor) { [weak self] in _ = await self?.repeatStaleFrames() }
         running.withLock { $0 = Running(group: group, task: task, repeater: repeater) }
         do {
             return try await bound.value()
@@ -219,10 +221,11 @@ public final class PreviewServer: Sendable {
         }
         let broadcaster = self.broadcaster
         let stallNanoseconds = UInt64(configuration.stallTimeoutSeconds * 1e9)
+        let executor = self.executor
         let body = ResponseBody { writer in
             defer { client.release() }
             let watch = WriteWatch()
-            let watchdog = Task {
+            let watchdog = Task(executorPreference: executor) {
                 while !Task.isCancelled {
                     try? await Task.sleep(nanoseconds: max(stallNanoseconds / 4, 1_000_000))
                     if watch.stalled(longerThan: stallNanoseconds) { channel.close(promise: nil); return }
