@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Synchronization
 
@@ -71,4 +72,20 @@ func describe(_ error: any Error) -> String {
         }
     }
     return path.map { "\($0): \(reason)" } ?? reason
+}
+
+/// A command's body with the engine's error convention: any error becomes one line on standard error,
+/// "`prefix`: what went wrong", and exit code 1. An `ExitCode` the body chose passes through, and so does
+/// a `ValidationError` when `usageErrors` (the body found a flag wrong: ArgumentParser prints the usage).
+func reportingErrors(_ prefix: String, usageErrors: Bool = false, _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError where usageErrors {
+        throw error
+    } catch {
+        printError("\(prefix): \(describe(error))")
+        throw ExitCode.failure
+    }
 }

@@ -30,18 +30,32 @@ enum PipelineFactory {
                               frameWidthOverrideMM: frameWidthOverrideMM, lensNames: lensNames)
     }
 
-    /// A pipeline drawing `glasses` with the bundled detector and landmark models; `stills` (photos)
-    /// detects with `PhotoFaceDetector`, which finds faces of any size and at the frame's edge.
-    static func makePipeline(glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration, stills: Bool = false) throws -> TryOnPipeline {
-        let cascade = try LandmarkCascade(contentsOf: try ModelsDirectory.file("landmarks.lmrk").path)
-        let model = try HOGFaceDetectorModel(contentsOfFile: try ModelsDirectory.file("face-detector.fdet").path)
-        let detector: any FaceDetector = stills ? PhotoFaceDetector(model: model) : HOGFaceDetector(model: model)
+    /// The detector and landmark models, read once for a run that makes several pipelines (`measure`:
+    /// one per photo or recording). Nil paths: the bundled models.
+    struct TrackingModels {
+        let cascade: LandmarkCascade
+        let detector: HOGFaceDetectorModel
+
+        init(landmarkModel: String? = nil, detectorModel: String? = nil) throws {
+            cascade = try LandmarkCascade(contentsOf: try landmarkModel ?? ModelsDirectory.file("landmarks.lmrk").path)
+            detector = try HOGFaceDetectorModel(contentsOfFile: try detectorModel ?? ModelsDirectory.file("face-detector.fdet").path)
+        }
+    }
+
+    /// A pipeline drawing `glasses` (nil for the modes without glasses) with `models` (default: the
+    /// bundled ones); `stills` (photos) detects with `PhotoFaceDetector`, which finds faces of any size
+    /// and at the frame's edge. Without a confidence model in the configuration the bundled one is
+    /// used when `defaultConfidenceModel`.
+    static func makePipeline(glasses: FittedGlasses?, face: MeanFace, configuration: PipelineConfiguration, stills: Bool = false,
+                             models: TrackingModels? = nil, defaultConfidenceModel: Bool = true) throws -> TryOnPipeline {
+        let models = try models ?? TrackingModels()
+        let detector: any FaceDetector = stills ? PhotoFaceDetector(model: models.detector) : HOGFaceDetector(model: models.detector)
         var configuration = configuration
-        if configuration.tracker.confidenceModel == nil, let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
+        if defaultConfidenceModel, configuration.tracker.confidenceModel == nil, let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             // Loss by the "still a face?" classifier; a model trained for another landmark model is ignored by the tracker.
             configuration.tracker.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
-        return TryOnPipeline(face: face, detector: detector, landmarks: cascade, glasses: glasses,
+        return TryOnPipeline(face: face, detector: detector, landmarks: models.cascade, glasses: glasses,
                              decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
     }
 }

@@ -13,9 +13,13 @@ public enum CameraChoice: Sendable, Equatable {
     /// the recording before it is played). Until an estimate is made, or when none could be, it is the
     /// unknown-webcam default.
     case estimated
+    /// A calibration file (`--camera FILE`: the project's JSON or OpenCV's FileStorage), read for the
+    /// stream's size at its first frame.
+    case calibrationFile(String)
 
-    public func intrinsics(width: Int, height: Int) -> CameraIntrinsics {
+    public func intrinsics(width: Int, height: Int) throws -> CameraIntrinsics {
         switch self {
+        case .calibrationFile(let path): return try CameraIntrinsics(calibrationFile: path, imageWidth: width, imageHeight: height)
         case .unknownWebcam, .estimated: return .defaultWebcam(width: width, height: height)
         case .horizontalFOV(let fov): return CameraIntrinsics(horizontalFOVDegrees: fov, width: width, height: height)
         case .calibrated(let k):

@@ -25,8 +25,15 @@ public struct PipelineConfiguration: Sendable {
     /// Encode the try-on as JPEG (`PipelineOutput.jpeg`). Off when only a raw consumer (a virtual
     /// camera taking YUYV) reads the frame: the encode is then the largest stage left.
     public var encodesJPEG = true
-    /// Hand the composited frame itself out (`PipelineOutput.image`) for consumers that take pixels.
+    /// Hand the composited frame itself out (`PipelineOutput.image`) for consumers that take pixels
+    /// (in the `metrics` mode: the gray frame, `PipelineOutput.gray`).
     public var keepsImage = false
+    /// `trackingOnly`: decode in colour anyway, so light is estimated from colour and the overlay can
+    /// be drawn on the frame (`track --json/--output`).
+    public var decodesColour = false
+    /// Replace each face's projected mean-face pupils with the pupils found inside its eyes
+    /// (`FacialMetrics.PupilRefiner`), as `track` reports them.
+    public var refinesPupils = false
 
     public init() {}
 }

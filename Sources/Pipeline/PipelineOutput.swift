@@ -34,4 +34,12 @@ public struct PipelineOutput: Sendable {
     /// The composited, annotated frame itself, when the configuration keeps it (`keepsImage`). It
     /// shares the pipeline's canvas: let it go before the next `process`, or that frame's decode copies it.
     public var image: RGBImage? = nil
+    /// The detector ran on this frame (no face was tracked, or a re-detection was due).
+    public var detectorRan = false
+    /// CPU time of the calling thread in the track stage (without time spent waiting for a CPU).
+    public var trackThreadCPUSeconds = 0.0
+    /// The `metrics` mode: this frame's gate and measurement of the largest face (nil: no face).
+    public var frameResult: FrameResult? = nil
+    /// The `metrics` mode with `keepsImage`: the gray frame measured (eye diagnostics).
+    public var gray: GrayImage? = nil
 }

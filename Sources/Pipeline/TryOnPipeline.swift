@@ -33,8 +33,9 @@ public final class TryOnPipeline: @unchecked Sendable {
     let decoder: any JPEGDecoding
     let encoder: any JPEGEncoding
 
-    private var renderer: TryOnRenderer
-    private var glasses: FittedGlasses
+    /// Nil for the modes that draw no glasses (`trackingOnly`, `metrics`).
+    private var renderer: TryOnRenderer?
+    private var glasses: FittedGlasses?
     private let pendingGlasses = Mutex<FittedGlasses?>(nil)
     private let currentName: Mutex<String>
     private var tracker: FaceTracker?
@@ -51,11 +52,18 @@ public final class TryOnPipeline: @unchecked Sendable {
     private var lastTick: UInt64 = 0
     /// Per-face light estimation and smoothing (made on first use).
     private var lightTracker: LightTracker?
-    /// `--overlay metrics`: a rolling iris-scale measurement of the first face (FacialMetrics).
+    /// `--overlay metrics`: a rolling iris-scale measurement of the first face (FacialMetrics); in the
+    /// `metrics` mode the caller's session (`measurementSession`).
     private var metricsSession: MeasurementSession?
+    /// Pupils found inside the eyes, for `refinesPupils`.
+    private let pupilRefiner = PupilRefiner()
+    /// Wall seconds of the track stage over the last 30 frames (the tracking-only rate overlay).
+    private var recentTrackSeconds: [Double] = []
 
-    public init(face: MeanFace, detector: any FaceDetector, landmarks: any LandmarkModel, glasses: FittedGlasses,
+    /// `glasses` may be nil only for the modes that draw none (`trackingOnly`, `metrics`).
+    public init(face: MeanFace, detector: any FaceDetector, landmarks: any LandmarkModel, glasses: FittedGlasses?,
                 decoder: any JPEGDecoding, encoder: any JPEGEncoding, configuration: PipelineConfiguration) {
+        precondition(glasses != nil || configuration.mode != .tryOn, "the try-on needs glasses")
         self.face = face
         self.detector = detector
         self.landmarks = landmarks
@@ -63,8 +71,15 @@ public final class TryOnPipeline: @unchecked Sendable {
         self.encoder = encoder
         self.configuration = configuration
         self.glasses = glasses
-        currentName = Mutex(glasses.name)
-        renderer = Self.makeRenderer(glasses, occlusion: configuration.occlusion)
+        currentName = Mutex(glasses?.name ?? "")
+        renderer = glasses.map { Self.makeRenderer($0, occlusion: configuration.occlusion) }
+    }
+
+    /// The measurement the `metrics` mode feeds (one session may span several inputs: a pipeline per
+    /// photo or recording, the same session). Set before the first `process`.
+    public var measurementSession: MeasurementSession? {
+        get { metricsSession }
+        set { metricsSession = newValue }
     }
 
     /// The glasses drawn from the next frame on.
@@ -76,8 +91,8 @@ public final class TryOnPipeline: @unchecked Sendable {
     /// Name of the glasses being drawn (or about to be, after `selectGlasses`).
     public var glassesName: String { currentName.withLock { $0 } }
 
-    /// The fit of the glasses drawn on the last frame.
-    public var currentFit: GlassesFit { glasses.fit }
+    /// The fit of the glasses drawn on the last frame (nil in the modes without glasses).
+    public var currentFit: GlassesFit? { glasses?.fit }
 
     /// The intrinsics in use (nil before the first frame).
     public var camera: CameraIntrinsics? { tracker?.camera }
@@ -100,38 +115,63 @@ public final class TryOnPipeline: @unchecked Sendable {
         recentIntervals.isEmpty ? 0 : Double(recentIntervals.count) / max(recentIntervals.reduce(0, +), 1e-9)
     }
 
-    /// Runs every stage on `frame` and returns the encoded result: one call per stage, top to bottom.
+    /// Runs the mode's stages on `frame`, one call per stage, top to bottom: decode → luma → track →
+    /// pupils → light → measure → render → overlay → encode.
     public func process(_ frame: Frame) throws -> PipelineOutput {
         adoptPendingGlasses()
         var timings = StageTimings()
         let t0 = firstTimestamp ?? frame.timestampSeconds
         firstTimestamp = t0
         let time = frame.timestampSeconds - t0
-        let trackingOnly = configuration.mode == .trackingOnly
+        let mode = configuration.mode
+        // Which pixels the frame becomes: colour for the try-on (and for tracking that reports colour
+        // light or draws its overlay), else straight to gray.
+        let colour = mode == .tryOn || (mode == .trackingOnly && configuration.decodesColour)
 
         var clock = Self.now()
-        let size = try decode(frame, toGray: trackingOnly)
+        let size = try decode(frame, toGray: !colour)
+        // Colour tracking (track's report): the pupils may be read anywhere near the new fit, so the
+        // whole frame's luma is made here, with the decode.
+        let colourTracking = colour && mode == .trackingOnly
+        if colourTracking { gray.setLuma(of: canvas) }
         timings.decode = Self.lap(&clock)
 
-        let tracker = self.tracker(width: size.width, height: size.height)
-        let anchors = track(tracker, grayDecoded: trackingOnly, timestampSeconds: time)
+        let tracker = try self.tracker(width: size.width, height: size.height)
+        let cpu0 = ThreadCPUClock.seconds()
+        let runs = tracker.detectorRuns
+        var anchors = track(tracker, grayIsWhole: !colour || colourTracking, timestampSeconds: time)
+        let trackCPU = ThreadCPUClock.seconds() - cpu0
         timings.track = Self.lap(&clock)
+        noteTrackTime(timings.track)
+
+        if configuration.refinesPupils {
+            for i in anchors.indices { anchors[i].pupils = pupilRefiner.pupils(gray, landmarks: anchors[i].landmarks) }
+            liveAnchors = anchors
+            timings.metrics = Self.lap(&clock)
+        }
 
         lights.removeAll(keepingCapacity: true)
-        if configuration.lighting == .estimated || configuration.overlay.light {
-            estimateLight(anchors, camera: tracker.camera, grayOnly: trackingOnly, timestampSeconds: time)
+        if mode != .metrics && (configuration.lighting == .estimated || configuration.overlay.light) {
+            estimateLight(anchors, camera: tracker.camera, grayOnly: !colour, timestampSeconds: time)
             timings.light = Self.lap(&clock)
         }
 
-        let measured = configuration.measureFaces || (!trackingOnly && configuration.overlay.metrics)
-            ? measure(anchors, camera: tracker.camera) : nil
-        timings.metrics = Self.lap(&clock)
+        var measured: (report: MeasurementReport?, frame: FrameResult?)?
+        if mode == .metrics {
+            measured = measureSession(anchors, camera: tracker.camera)
+        } else if configuration.measureFaces || (mode == .tryOn && configuration.overlay.metrics) {
+            measured = measure(anchors, camera: tracker.camera).map { ($0.report, $0.frame) }
+        }
+        timings.metrics += Self.lap(&clock)
 
         jpeg.removeAll(keepingCapacity: true)
-        if !trackingOnly {
-            renderer.lightingMode = configuration.lighting
-            renderer.render(anchors, lights: lights, intrinsics: tracker.camera, into: &canvas)
-            timings.render = Self.lap(&clock)
+        let draws = mode == .tryOn || (mode == .trackingOnly && configuration.decodesColour && configuration.encodesJPEG)
+        if draws {
+            if mode == .tryOn, let renderer {
+                renderer.lightingMode = configuration.lighting
+                renderer.render(anchors, lights: lights, intrinsics: tracker.camera, into: &canvas)
+                timings.render = Self.lap(&clock)
+            }
 
             annotate(anchors, measured: measured, camera: tracker.camera)
             timings.annotate = Self.lap(&clock)
@@ -148,8 +188,22 @@ public final class TryOnPipeline: @unchecked Sendable {
         defer { index += 1 }
         return PipelineOutput(index: index, time: time, captureTimestamp: frame.timestampSeconds,
                               anchors: anchors, jpeg: jpeg, width: size.width, height: size.height,
-                              camera: tracker.camera, glassesName: glasses.name, timings: timings, measurement: measured?.report,
-                              lights: lights, image: configuration.keepsImage && !trackingOnly ? canvas : nil)
+                              camera: tracker.camera, glassesName: glasses?.name ?? "", timings: timings, measurement: measured?.report,
+                              lights: lights, image: configuration.keepsImage && mode == .tryOn ? canvas : nil,
+                              detectorRan: tracker.detectorRuns > runs, trackThreadCPUSeconds: trackCPU,
+                              frameResult: mode == .metrics ? measured?.frame : nil,
+                              gray: mode == .metrics && configuration.keepsImage ? gray : nil)
+    }
+
+    /// Times the detector has run in this stream.
+    public var detectorRuns: Int { tracker?.detectorRuns ?? 0 }
+
+    /// Whether the tracker loses faces by its confidence classifier (else by pose confidence).
+    public var usesConfidenceModel: Bool { tracker?.usesConfidenceModel ?? false }
+
+    /// Frames per second of the track stage alone over the last 30 frames (0 before the first).
+    public var recentTrackingFramesPerSecond: Double {
+        recentTrackSeconds.isEmpty ? 0 : Double(recentTrackSeconds.count) / max(recentTrackSeconds.reduce(0, +), 1e-9)
     }
 
     // MARK: Stages
@@ -161,11 +215,18 @@ public final class TryOnPipeline: @unchecked Sendable {
         renderer = Self.makeRenderer(next, occlusion: configuration.occlusion)
     }
 
-    /// Decode: the frame into `canvas` (RGB), or into `gray` when only tracking (no colour conversion).
+    /// Decode: the frame into `canvas` (RGB), or into `gray` when no stage needs colour. A JPEG goes
+    /// straight to gray (no colour conversion); in the `metrics` mode every payload ends in `gray`.
     private func decode(_ frame: Frame, toGray: Bool) throws -> (width: Int, height: Int) {
         switch frame.payload {
         case .jpeg(let bytes) where toGray:
             try decoder.decodeGray(bytes, scale: .full, into: &gray)
+            return (gray.width, gray.height)
+        case .rgb(let image) where configuration.mode == .metrics:
+            gray = GrayImage(luma: image)
+            return (gray.width, gray.height)
+        case .gray(let image) where configuration.mode == .metrics:
+            gray = image
             return (gray.width, gray.height)
         case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
         case .rgb(let image): canvas = image
@@ -175,12 +236,12 @@ public final class TryOnPipeline: @unchecked Sendable {
     }
 
     /// The stream's tracker, made on the first frame (its camera needs the frame size).
-    private func tracker(width: Int, height: Int) -> FaceTracker {
+    private func tracker(width: Int, height: Int) throws -> FaceTracker {
         if let tracker { return tracker }
         let choice = configuration.camera == .estimated
             ? fieldOfViewEstimate.map { CameraChoice.horizontalFOV($0.horizontalFOVDegrees) } ?? .unknownWebcam : configuration.camera
         let made = FaceTracker(detector: detector, landmarkModel: landmarks, poseEstimator: FacePoseEstimator(face: face),
-                               camera: choice.intrinsics(width: width, height: height), configuration: configuration.tracker)
+                               camera: try choice.intrinsics(width: width, height: height), configuration: configuration.tracker)
         tracker = made
         return made
     }
@@ -191,10 +252,10 @@ public final class TryOnPipeline: @unchecked Sendable {
     /// much as the crop). Otherwise only the part it reads is converted. When the detector runs, it
     /// gets the whole frame in gray, completed then in the same buffer (the tracker keeps no reference
     /// to the frame it followed, so nothing is copied).
-    private func track(_ tracker: FaceTracker, grayDecoded: Bool, timestampSeconds time: Double) -> [FaceAnchor] {
-        let needsGray = grayDecoded || configuration.measureFaces || configuration.overlay.metrics
-        var grayIsWhole = grayDecoded
-        if needsGray && !grayDecoded {
+    private func track(_ tracker: FaceTracker, grayIsWhole whole: Bool, timestampSeconds time: Double) -> [FaceAnchor] {
+        let needsGray = whole || configuration.measureFaces || configuration.overlay.metrics || configuration.refinesPupils
+        var grayIsWhole = whole
+        if needsGray && !whole {
             let plan = tracker.plan(width: canvas.width, height: canvas.height)
             if let region = plan.readRegion, gray.width == canvas.width, gray.height == canvas.height {
                 gray.setLuma(of: canvas, inside: region)
@@ -230,17 +291,40 @@ public final class TryOnPipeline: @unchecked Sendable {
     }
 
     /// Overlay: the configured items, all drawn by `Annotation`.
-    private func annotate(_ anchors: [FaceAnchor], measured: (report: MeasurementReport?, frame: FrameResult)?, camera: CameraIntrinsics) {
+    private func annotate(_ anchors: [FaceAnchor], measured: (report: MeasurementReport?, frame: FrameResult?)?, camera: CameraIntrinsics) {
         let items = configuration.overlay
         guard !items.isEmpty else { return }
         FaceAnnotator.draw(anchors, items: items, camera: camera, on: &canvas)
-        if items.metrics {
+        if items.metrics, let glasses {
             StageAnnotator.drawFitSummary(anchors, frameWidthMM: Double(glasses.fit.regions.frameWidth), on: &canvas)
-            if let measured { StageAnnotator.drawMetrics(measured.report, frame: measured.frame, on: &canvas) }
+            if let measured, let frame = measured.frame { StageAnnotator.drawMetrics(measured.report, frame: frame, on: &canvas) }
         }
         if items.light { StageAnnotator.drawLights(anchors, lights, on: &canvas) }
-        if items.fps { FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas) }
+        if items.fps {
+            if configuration.mode == .trackingOnly {
+                FaceAnnotator.drawRate(recentTrackingFramesPerSecond, label: "fps (tracking)", on: &canvas)
+            } else {
+                FaceAnnotator.drawRate(recentFramesPerSecond, on: &canvas)
+            }
+        }
     }
+
+    /// The `metrics` mode: the largest face into the caller's session (timed apart from the track).
+    private func measureSession(_ anchors: [FaceAnchor], camera: CameraIntrinsics) -> (report: MeasurementReport?, frame: FrameResult?)? {
+        guard let session = metricsSession else { return nil }
+        guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else {
+            session.noteFrameWithoutFace()
+            return (nil, nil)
+        }
+        session.measurer.camera = camera
+        return (nil, session.process(gray, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace))
+    }
+
+    private func noteTrackTime(_ seconds: Double) {
+        recentTrackSeconds.append(seconds)
+        if recentTrackSeconds.count > 30 { recentTrackSeconds.removeFirst() }
+    }
+
 
     /// The largest face's rolling measurement (iris scale, last 60 accepted frames) and this frame's gate result.
     private func measure(_ anchors: [FaceAnchor], camera: CameraIntrinsics) -> (report: MeasurementReport?, frame: FrameResult)? {

@@ -70,15 +70,10 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("bench") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--json", json), ("--markdown", markdown), ("--svg", svg)],
                                                      inputs: inputs + [glassesOptions.choice])
             try bench()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("bench: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -45,13 +45,8 @@ struct CatalogueCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        do {
+        try reportingErrors("error") {
             try execute()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("error: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -45,13 +45,8 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("error") {
             try convert()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("error: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -6,6 +6,7 @@ import Imaging
 import Inputs
 import JPEGCodec
 import Media
+import Pipeline
 
 /// `lorgnette eval detector`: accuracy on the validation split and speed on 640x480 frames.
 struct EvalDetectorCommand: ParsableCommand {
@@ -43,13 +44,8 @@ struct EvalDetectorCommand: ParsableCommand {
     var maxFrames = 120
 
     func run() throws {
-        do {
+        try reportingErrors("eval detector", usageErrors: true) {
             try evaluate()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("eval detector: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
@@ -101,9 +97,9 @@ struct EvalDetectorCommand: ParsableCommand {
             _ = detector.detect(in: frames[0])
             for frame in frames {
                 for _ in 0 ..< repeats {
-                    let c0 = threadCPUSeconds(), w0 = Date()
+                    let c0 = ThreadCPUClock.seconds(), w0 = Date()
                     blackHole(detector.detect(in: frame))
-                    cpu.append((threadCPUSeconds() - c0) * 1000)
+                    cpu.append((ThreadCPUClock.seconds() - c0) * 1000)
                     wall.append(Date().timeIntervalSince(w0) * 1000)
                 }
             }
@@ -143,9 +139,3 @@ struct EvalDetectorCommand: ParsableCommand {
 /// Keeps a result alive so the optimiser cannot drop the call that made it.
 @inline(never) private func blackHole<T>(_ value: T) { _ = value }
 
-/// CPU time of the calling thread, seconds: unlike wall time, not inflated by other processes.
-private func threadCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-}

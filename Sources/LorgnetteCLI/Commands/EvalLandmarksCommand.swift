@@ -8,6 +8,7 @@ import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
+import Pipeline
 
 /// `lorgnette eval landmarks`: 300-W style accuracy of detection + landmarks on annotated faces.
 struct EvalLandmarksCommand: ParsableCommand {
@@ -76,15 +77,10 @@ struct EvalLandmarksCommand: ParsableCommand {
     var perFace: String?
 
     func run() throws {
-        do {
+        try reportingErrors("eval landmarks", usageErrors: true) {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace)],
                                                      inputs: [data, model, detector, confidence, compare.map(EvalPhotosCommand.compareFile)])
             try evaluate()
-        } catch let e as ValidationError {
-            throw e
-        } catch {
-            printError("eval landmarks: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
@@ -160,15 +156,15 @@ struct EvalLandmarksCommand: ParsableCommand {
             }
             let fitOnce = { previous.map { cascade.track(in: face.image, previous: $0) } ?? cascade.landmarks(in: face.image, box: box) }
             if previous == nil { fitCounts.append(cascade.detectionFit(in: face.image, box: box).fitCount) }
-            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = Self.threadCPUSeconds()
+            let t0 = DispatchTime.now().uptimeNanoseconds, c0 = ThreadCPUClock.seconds()
             let shape = fitOnce()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-            var fastest = Self.threadCPUSeconds() - c0
+            var fastest = ThreadCPUClock.seconds() - c0
             cpuSeconds += fastest
             for _ in 1..<max(1, timingRepeats) {
-                let c1 = Self.threadCPUSeconds()
+                let c1 = ThreadCPUClock.seconds()
                 _ = fitOnce()
-                fastest = min(fastest, Self.threadCPUSeconds() - c1)
+                fastest = min(fastest, ThreadCPUClock.seconds() - c1)
             }
             fastestSeconds.append(fastest)
             evaluation.add(name: face.name, predicted: shape, truth: face.landmarks, seconds: seconds)
@@ -212,12 +208,6 @@ struct EvalLandmarksCommand: ParsableCommand {
         }
     }
 
-    /// CPU time of the calling thread: on a shared machine, the code's own cost.
-    static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     private func printReport(_ e: LandmarkEvaluation, boxDescription: String) {
         func pct(_ v: Float) -> String { String(format: "%.2f %%", 100 * v) }

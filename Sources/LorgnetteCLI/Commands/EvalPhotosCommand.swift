@@ -8,6 +8,7 @@ import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
+import Pipeline
 
 /// `lorgnette eval photos`: the face as `landmarks` finds it in photographs of every size, measured
 /// on annotated faces placed the way real photos show them (the validation crops alone never show
@@ -68,13 +69,10 @@ struct EvalPhotosCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        do {
+        try reportingErrors("eval photos", usageErrors: true) {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace), ("--export", export)],
                                                      inputs: [data, model, detector, baselineModel, compare.map(Self.compareFile)])
             try evaluate()
-        } catch let e as ValidationError { throw e } catch {
-            printError("eval photos: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
@@ -167,9 +165,9 @@ struct EvalPhotosCommand: ParsableCommand {
                     sceneIndex += 1
                 }
                 // One scan per scene, timed; the baseline model fits the same boxes.
-                let c0 = EvalLandmarksCommand.threadCPUSeconds()
+                let c0 = ThreadCPUClock.seconds()
                 let boxes = SceneBoxes(finder.detect(in: image))
-                let seconds = EvalLandmarksCommand.threadCPUSeconds() - c0
+                let seconds = ThreadCPUClock.seconds() - c0
                 let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
                 sceneNames.append("scene_\(tally.faces - 1)_\(label)")

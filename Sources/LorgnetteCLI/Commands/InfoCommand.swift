@@ -50,7 +50,7 @@ struct InfoCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("error") {
             let report = try inspect()
             try requireReadableFrames(report)
             if json {
@@ -60,9 +60,6 @@ struct InfoCommand: ParsableCommand {
             } else {
                 printText(report)
             }
-        } catch {
-            printError("error: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -112,15 +112,10 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("live") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--output", outputPath)],
                                                      inputs: [input, device, glassesOptions.choice])
             try live()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("live: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -12,6 +12,7 @@ import JPEGCodec
 import Landmarks
 import Media
 import PNGCodec
+import Pipeline
 import PoseEstimation
 
 /// `lorgnette measure`: pupillary distance, temple width and a frame size in millimetres, from a
@@ -113,27 +114,17 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("measure") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--frames-json", framesJSON), ("--dump-eyes", dumpEyes)],
                                                      inputs: input + [camera, meanFace])
             try measure()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("measure: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
     private final class Context {
-        let detector: HOGFaceDetector
-        /// Photos: faces of any size, filling the frame or cut by its edge.
-        let photoDetector: PhotoFaceDetector
-        /// Decodes every frame and photo (one codec state for the run, not one per frame).
-        let photos = PhotoDecoder()
-        /// The tracking-confidence model, when it was trained for this landmark model.
-        var confidence: TrackingConfidenceModel?
-        let cascade: LandmarkCascade
+        /// The models, read once: every photo and recording gets a pipeline of its own (the tracker
+        /// restarts), all feeding the one session.
+        let models: PipelineFactory.TrackingModels
         let face: MeanFace
         let session: MeasurementSession
         /// Wall time in the session (pupil refinement, gate, scale, metrics) and frames timed.
@@ -152,9 +143,8 @@ struct MeasureCommand: ParsableCommand {
         /// Frames outside the angle limits, by the way the head was turned: the subject's left/right,
         /// up/down (a video's summary tells which way to turn).
         var turnedLeft: [Double] = [], turnedRight: [Double] = [], tiltedUp: [Double] = [], tiltedDown: [Double] = []
-        init(detector: HOGFaceDetector, cascade: LandmarkCascade, face: MeanFace, session: MeasurementSession) {
-            self.detector = detector; self.cascade = cascade; self.face = face; self.session = session
-            photoDetector = PhotoFaceDetector(model: detector.model)
+        init(models: PipelineFactory.TrackingModels, face: MeanFace, session: MeasurementSession) {
+            self.models = models; self.face = face; self.session = session
             noJaw = FacePoseEstimator(face: face, jawWeight: 0)
             fullJaw = FacePoseEstimator(face: face, jawWeight: 1)
         }
@@ -163,16 +153,10 @@ struct MeasureCommand: ParsableCommand {
     private func measure() throws {
         let method = ScaleMethod(rawValue: scale)!
         let face = try MeanFace(contentsOf: meanFace ?? ModelsDirectory.file("mean-face.json").path)
-        let context = Context(
-            detector: HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: ModelsDirectory.file("face-detector.fdet").path)),
-            cascade: try LandmarkCascade(contentsOf: ModelsDirectory.file("landmarks.lmrk").path), face: face,
-            session: MeasurementSession(face: face, camera: .defaultWebcam(width: 640, height: 480), method: method))
+        let context = Context(models: try PipelineFactory.TrackingModels(), face: face,
+                              session: MeasurementSession(face: face, camera: .defaultWebcam(width: 640, height: 480), method: method))
         context.session.gate.maxYawDegrees = maxAngle ?? maxYaw
         context.session.gate.maxPitchDegrees = maxAngle ?? maxPitch
-        if let url = try? ModelsDirectory.file("tracking-confidence.tcnf"), let model = try? TrackingConfidenceModel(contentsOf: url.path),
-           model.matches(context.cascade) {
-            context.confidence = model
-        }
         var needFrames = 1
         if let device {
             needFrames = minFrames
@@ -190,76 +174,74 @@ struct MeasureCommand: ParsableCommand {
                 }
                 let (source, kind) = opened
                 defer { source.close() }
-                // Recordings: the field of view from the face in the first frames (as track and live
-                // do), unless --camera or a --fov in degrees says otherwise. The pose gate depends on it.
-                if !kind.isPhoto, camera == nil, fov == nil || fov == "auto", FieldOfViewOption.isRecording(path) {
-                    let (scanSource, _) = try MediaFactory.openSource(path)
-                    defer { scanSource.close() }
-                    let scan = FieldOfViewScan(detector: context.detector, landmarkModel: context.cascade, face: face)
-                    context.estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: scanSource)?.horizontalFOVDegrees
-                }
                 if kind.isPhoto {
                     context.photosTried += 1
-                    let image: GrayImage
-                    do {
-                        guard let frame = try source.nextFrame() else { throw CLIError("no readable image") }
-                        image = try gray(frame, context)
-                    } catch where input.count > 1 {
-                        printError("measure: \(path): not used (\(error))")
-                        continue
-                    }
-                    try measureStill(image, context, name: path)
+                    try measureStill(source, context, name: path)
                 } else {
                     needFrames = minFrames
-                    try measureVideo(source, name: path, context)
+                    let estimates = !kind.isPhoto && camera == nil && (fov == nil || fov == "auto") && FieldOfViewOption.isRecording(path)
+                    let pipeline = try self.pipeline(context, stills: false, estimatesCamera: estimates)
+                    if estimates {
+                        // Recordings: the field of view from the face in the first frames (as track and live
+                        // do), unless --camera or a --fov in degrees says otherwise. The pose gate depends on it.
+                        let (scanSource, _) = try MediaFactory.openSource(path)
+                        defer { scanSource.close() }
+                        let estimate = try pipeline.estimateCamera(from: scanSource)
+                        FieldOfViewOption.report(estimate)
+                        context.estimatedFOV = estimate?.horizontalFOVDegrees
+                    }
+                    try measureVideo(source, pipeline, name: path, context)
                 }
             }
         }
         try finish(context, needFrames: needFrames, method: method)
     }
 
-    private func intrinsics(width: Int, height: Int, _ c: Context) throws -> CameraIntrinsics {
-        if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
-        if let degrees = c.estimatedFOV ?? fov.flatMap(Double.init) {
-            return CameraIntrinsics(horizontalFOVDegrees: degrees, width: width, height: height)
+    /// The pipeline's metrics mode for one photo or recording, feeding the run's session: unsmoothed,
+    /// one face, the camera from --camera, the estimated or given field of view, or the webcam default.
+    private func pipeline(_ c: Context, stills: Bool, estimatesCamera: Bool = false) throws -> TryOnPipeline {
+        var configuration = PipelineConfiguration()
+        configuration.mode = .metrics
+        configuration.tracker.smoothing = false
+        configuration.tracker.maxFaces = 1
+        configuration.keepsImage = dumpEyes != nil
+        if let camera {
+            configuration.camera = .calibrationFile(camera)
+        } else if estimatesCamera {
+            configuration.camera = .estimated
+        } else if let degrees = c.estimatedFOV ?? fov.flatMap(Double.init) {
+            configuration.camera = .horizontalFOV(degrees)
         }
-        return .defaultWebcam(width: width, height: height)
-    }
-
-    private func gray(_ frame: Frame, _ c: Context) throws -> GrayImage { try c.photos.gray(frame.payload) }
-
-    private func tracker(_ c: Context, _ cam: CameraIntrinsics, detector: (any FaceDetector)? = nil) -> FaceTracker {
-        var config = FaceTrackerConfiguration()
-        config.smoothing = false
-        config.maxFaces = 1
         // The "still a face?" classifier, as live and track use it: without it a fit that slid onto the
         // mouth while the eyes were closed (d18, frames 122-175) was kept as the face.
-        config.confidenceModel = c.confidence
-        return FaceTracker(detector: detector ?? c.detector, landmarkModel: c.cascade, poseEstimator: FacePoseEstimator(face: c.face), camera: cam,
-                           configuration: config)
+        let pipeline = try PipelineFactory.makePipeline(glasses: nil, face: c.face, configuration: configuration, stills: stills, models: c.models)
+        pipeline.measurementSession = c.session
+        return pipeline
     }
 
-    /// One frame through the session: the largest tracked face, if any.
+    /// One frame through the pipeline and the session: the largest tracked face's result, if any.
     @discardableResult
-    private func step(_ image: GrayImage, _ tracker: FaceTracker, _ c: Context, time: Double) -> FrameResult? {
-        let anchors = tracker.process(image, timestampSeconds: time).filter { $0.state != .lost }
-        guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else {
-            c.session.noteFrameWithoutFace()
+    private func step(_ frame: Frame, _ pipeline: TryOnPipeline, _ c: Context) throws -> FrameResult? {
+        let out = try pipeline.process(frame)
+        return record(out, c)
+    }
+
+    /// What a processed frame adds to the run's diagnostics (--frames-json, --dump-eyes, timing).
+    @discardableResult
+    private func record(_ out: PipelineOutput, _ c: Context) -> FrameResult? {
+        defer { c.frameIndex += 1 }
+        guard let result = out.frameResult, let a = out.anchors.max(by: { $0.box.width < $1.box.width }) else {
             if framesJSON != nil { c.frameLines.append("{\"frame\": \(c.frameIndex), \"face\": false}") }
-            c.frameIndex += 1
             return nil
         }
-        c.session.measurer.camera = tracker.camera
-        let start = DispatchTime.now().uptimeNanoseconds
-        let result = c.session.process(image, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace)
-        c.metricsSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        c.metricsSeconds += out.timings.metrics
         c.metricsFrames += 1
-        if let dumpEyes { dump(image, landmarks: a.landmarks, result: result, c, to: dumpEyes) }
+        if let dumpEyes, let gray = out.gray { dump(gray, landmarks: a.landmarks, result: result, c, to: dumpEyes) }
         if framesJSON != nil {
             var line = frameLine(result, landmarks: a.landmarks, angles: FrameGate.viewAngles(cameraFromFace: a.cameraFromFace), index: c.frameIndex)
             if poseVariants {
                 func angles(_ e: FacePoseEstimator) -> String {
-                    guard let p = e.estimate(landmarks: a.landmarks, camera: tracker.camera, previous: a.cameraFromFace) else { return "null" }
+                    guard let p = e.estimate(landmarks: a.landmarks, camera: out.camera, previous: a.cameraFromFace) else { return "null" }
                     let v = FrameGate.viewAngles(cameraFromFace: p.cameraFromModel)
                     return String(format: "[%.3f, %.3f]", v.yaw, v.pitch)
                 }
@@ -270,7 +252,6 @@ struct MeasureCommand: ParsableCommand {
             }
             c.frameLines.append(line)
         }
-        c.frameIndex += 1
         return result
     }
 
@@ -308,11 +289,18 @@ struct MeasureCommand: ParsableCommand {
         try? ImageFiles.write(out, to: "\(folder)/" + String(format: "%04d", c.frameIndex) + "_\(status)_ear\(ears).png")
     }
 
-    private func measureStill(_ image: GrayImage, _ c: Context, name: String) throws {
-        let t = tracker(c, try intrinsics(width: image.width, height: image.height, c), detector: c.photoDetector)
+    private func measureStill(_ source: FrameSource, _ c: Context, name: String) throws {
+        let pipeline = try self.pipeline(c, stills: true)
         c.session.resetContinuity()
         let before = c.session.acceptedCount
-        let r = step(image, t, c, time: 0)
+        let r: FrameResult?
+        do {
+            guard let frame = try source.nextFrame() else { throw CLIError("no readable image") }
+            r = try step(frame, pipeline, c)
+        } catch where input.count > 1 {
+            printError("measure: \(name): not used (\(error))")
+            return
+        }
         if c.session.acceptedCount == before {
             printError("measure: \(name): not used (\(r.map { reason($0, c) } ?? "no face found"))")
         } else {
@@ -355,20 +343,15 @@ struct MeasureCommand: ParsableCommand {
         return lines
     }
 
-    private func measureVideo(_ source: FrameSource, name: String, _ c: Context) throws {
+    private func measureVideo(_ source: FrameSource, _ pipeline: TryOnPipeline, name: String, _ c: Context) throws {
         c.session.resetContinuity()
-        var t: FaceTracker?
         var index = 0
-        var first: Double?
         var badFrames = BadFrames(source: name, options: badFrameOptions)
         defer { if badFrames.skipped > 0 { printError("measure: \(name): \(badFrames.skipped) undecodable frames skipped") } }
         while frames == nil || index < frames! {
             guard let frame = try source.nextFrame() else { break }
-            guard let image = try badFrames.decode(frame: frame.sequence, { try gray(frame, c) }) else { continue }
-            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
-            let t0 = first ?? frame.timestampSeconds
-            first = t0
-            if let r = step(image, t!, c, time: frame.timestampSeconds - t0) { noteAngles(r, c) }
+            guard let out = try badFrames.decode(frame: frame.sequence, { try pipeline.process(frame) }) else { continue }
+            if let r = record(out, c) { noteAngles(r, c) }
             index += 1
         }
         if index == 0 { throw CLIError("no frames could be read from the input") }
@@ -377,21 +360,17 @@ struct MeasureCommand: ParsableCommand {
     private func measureDevice(_ path: String, _ c: Context) throws {
         let source = try MediaFactory.openCamera(path, size: size ?? CaptureSizeOption.defaultSize)
         defer { source.close() }
+        let pipeline = try self.pipeline(c, stills: false)
         Interrupt.install()
         printError("measure: look straight at the camera, eyes open, and hold still" + (c.session.method == .card ? "; hold a bank card flat against your forehead" : ""))
         let start = Date()
-        var t: FaceTracker?
         var lastHint = Date.distantPast
-        var first: Double?
         let target = max(minFrames, 45)
         var badFrames = BadFrames(source: path, options: badFrameOptions)
         while !Interrupt.requested, c.session.acceptedCount < target, Date().timeIntervalSince(start) < timeout {
             guard let frame = try source.nextFrame() else { break }
-            guard let image = try badFrames.decode(frame: frame.sequence, { try gray(frame, c) }) else { continue }
-            if t == nil { t = tracker(c, try intrinsics(width: image.width, height: image.height, c)) }
-            let t0 = first ?? frame.timestampSeconds
-            first = t0
-            let r = step(image, t!, c, time: frame.timestampSeconds - t0)
+            guard let out = try badFrames.decode(frame: frame.sequence, { try pipeline.process(frame) }) else { continue }
+            let r = record(out, c)
             if Date().timeIntervalSince(lastHint) > 1 {
                 lastHint = Date()
                 let hint: String

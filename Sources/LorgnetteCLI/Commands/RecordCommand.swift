@@ -92,14 +92,9 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("error") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--output", output)], inputs: [device])
             try record()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("error: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -13,6 +13,7 @@ import JPEGCodec
 import Landmarks
 import LightEstimation
 import Media
+import Pipeline
 import PoseEstimation
 import Smoothing
 
@@ -138,16 +139,11 @@ struct TrackCommand: ParsableCommand {
     static let overlayItems = ["landmarks", "pose", "box", "pupils", "fps"]
 
     func run() throws {
-        do {
+        try reportingErrors("track") {
             try OutputSafety.refuseOverwritingInputs(
                 outputs: [("--output", output), ("--json", json)],
                 inputs: [input, camera, landmarkModel, detectorModel, meanFace, confidenceModel])
             try track()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("track: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
@@ -159,22 +155,55 @@ struct TrackCommand: ParsableCommand {
         return try ModelsDirectory.file(name).path
     }
 
-    private func track() throws {
-        let overlayItems = try OverlayItems(list: overlay, allowed: TrackCommand.overlayItems)
-        let cascade = try LandmarkCascade(contentsOf: try modelPath(landmarkModel, "landmarks.lmrk"))
-        let detectorModel = try HOGFaceDetectorModel(contentsOfFile: try modelPath(detectorModel, "face-detector.fdet"))
-        // Photos (one, or a folder of them) may show a face of any size, filling the frame or cut by it.
-        let detector: any FaceDetector = input.map { MediaFactory.isStills($0) } == true
-            ? PhotoFaceDetector(model: detectorModel) : HOGFaceDetector(model: detectorModel)
-        let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
-        var classifier: TrackingConfidenceModel?
+    /// The pipeline's tracking-only mode, in colour: `track` formats what it gives.
+    private func configuration() throws -> PipelineConfiguration {
+        var config = FaceTrackerConfiguration()
+        config.smoothing = !noSmoothing
+        config.landmarkFilter = OneEuroParameters(minCutoffHz: landmarkMinCutoff, beta: landmarkBeta)
+        config.poseTranslationFilter = OneEuroParameters(minCutoffHz: translationMinCutoff, beta: poseBeta)
+        config.poseDepthFilter = OneEuroParameters(minCutoffHz: depthMinCutoff, beta: poseBeta)
+        config.poseRotationFilter = OneEuroParameters(minCutoffHz: rotationMinCutoff, beta: poseBeta)
+        config.lossConfidence = lossConfidence
         if confidenceModel != "none" {
-            classifier = try TrackingConfidenceModel(contentsOf: try modelPath(confidenceModel, "tracking-confidence.tcnf"))
-            if !classifier!.matches(cascade) {
-                printError("warning: the tracking confidence model was trained for another landmark model (retrain it with 'lorgnette train tracking-confidence'); losing faces by pose confidence instead")
-                classifier = nil
+            config.confidenceModel = try TrackingConfidenceModel(contentsOf: try modelPath(confidenceModel, "tracking-confidence.tcnf"))
+        }
+        config.maxFaces = maxFaces
+        config.redetectInterval = redetectEvery
+
+        var configuration = PipelineConfiguration()
+        configuration.mode = .trackingOnly
+        configuration.tracker = config
+        configuration.decodesColour = true
+        configuration.refinesPupils = true
+        configuration.encodesJPEG = output != nil
+        configuration.jpegQuality = quality
+        configuration.overlay = try OverlayItems(list: overlay, allowed: TrackCommand.overlayItems)
+        // --json: the scene light per face from its skin (LightEstimation), measured on every frame.
+        configuration.lighting = json != nil ? .estimated : .fixed
+        configuration.lightIntervalSeconds = 0
+        // Files: the field of view from a pre-scan of a second opening, so the pose never jumps
+        // mid-stream; a device with --fov auto is scanned on its own first frames.
+        if let camera {
+            configuration.camera = .calibrationFile(camera)
+        } else {
+            switch try fov.map({ try FieldOfViewOption(parsing: $0) }) ?? (FieldOfViewOption.isRecording(input) ? .auto : nil) {
+            case .degrees(let degrees): configuration.camera = .horizontalFOV(degrees)
+            case .auto: configuration.camera = .estimated
+            case nil: configuration.camera = .unknownWebcam
             }
         }
+        return configuration
+    }
+
+    private func track() throws {
+        let configuration = try configuration()
+        let face = try MeanFace(contentsOf: try modelPath(meanFace, "mean-face.json"))
+        // Photos (one, or a folder of them) may show a face of any size, filling the frame or cut by it.
+        let pipeline = try PipelineFactory.makePipeline(
+            glasses: nil, face: face, configuration: configuration, stills: input.map { MediaFactory.isStills($0) } == true,
+            models: try PipelineFactory.TrackingModels(landmarkModel: try modelPath(landmarkModel, "landmarks.lmrk"),
+                                                       detectorModel: try modelPath(detectorModel, "face-detector.fdet")),
+            defaultConfidenceModel: false)
 
         let source: FrameSource
         if let device {
@@ -183,127 +212,52 @@ struct TrackCommand: ParsableCommand {
             source = try MediaFactory.openSource(input!).source
         }
         defer { source.close() }
-
-        var config = FaceTrackerConfiguration()
-        config.smoothing = !noSmoothing
-        config.landmarkFilter = OneEuroParameters(minCutoffHz: landmarkMinCutoff, beta: landmarkBeta)
-        config.poseTranslationFilter = OneEuroParameters(minCutoffHz: translationMinCutoff, beta: poseBeta)
-        config.poseDepthFilter = OneEuroParameters(minCutoffHz: depthMinCutoff, beta: poseBeta)
-        config.poseRotationFilter = OneEuroParameters(minCutoffHz: rotationMinCutoff, beta: poseBeta)
-        config.lossConfidence = lossConfidence
-        config.confidenceModel = classifier
-        config.maxFaces = maxFaces
-        config.redetectInterval = redetectEvery
-
-        // Files: the field of view from a pre-scan of a second opening, so the pose never jumps mid-stream.
-        // A device with --fov auto is scanned on its own first frames.
-        let fovChoice = try fov.map { try FieldOfViewOption(parsing: $0) } ?? (camera == nil && FieldOfViewOption.isRecording(input) ? .auto : nil)
-        var estimatedFOV: Double?
-        if fovChoice == .auto {
-            let scan = FieldOfViewScan(detector: detector, landmarkModel: cascade, face: face, configuration: config)
-            if let input {
-                let prescan = try MediaFactory.openSource(input).source
-                defer { prescan.close() }
-                estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: prescan)?.horizontalFOVDegrees
-            } else {
-                estimatedFOV = try FieldOfViewOption.estimate(with: scan, from: source)?.horizontalFOVDegrees
-            }
+        if configuration.camera == .estimated {
+            let prescan = try input.map { try MediaFactory.openSource($0).source } ?? source
+            defer { if input != nil { prescan.close() } }
+            FieldOfViewOption.report(try pipeline.estimateCamera(from: prescan))
         }
 
-        var tracker: FaceTracker?
         var sink: FrameSink?
         let jsonHandle = try json.map(OutputFile.open)
         defer { try? jsonHandle?.close() }
         var readerClosed = false
-
-        let decoder = TurboJPEGDecoder()
-        // --json: the scene light per face from its skin (LightEstimation), smoothed over time.
-        let lightTracker = LightTracker(estimator: LightEstimator(face: face))
-        let encoder = TurboJPEGEncoder()
-        let pupilRefiner = PupilRefiner()
         Interrupt.install()
-        var index = 0, withFace = 0
+        var index = 0, withFace = 0, sequence = 0
         var badFrames = BadFrames(source: input ?? device ?? "input", options: badFrameOptions)
-        var firstTime: Double?
         var trackingSeconds = 0.0, trackingCPUSeconds = 0.0
         var slowFrames = 0, slowCPUFrames = 0, slowDetectorFrames = 0
         var trackingModeCPU: [Double] = []
-        var recentFPS: [Double] = []
         while !Interrupt.requested {
             if let frames, index >= frames { break }
             guard let frame = try source.nextFrame() else { break }
-            let t0 = firstTime ?? frame.timestampSeconds
-            firstTime = t0
-            let time = frame.timestampSeconds - t0
-            var rgb: RGBImage?
-            let gray: GrayImage
-            switch frame.payload {
-            case .jpeg(let bytes):
-                do {
-                    if output != nil || json != nil {
-                        var image = RGBImage(width: 1, height: 1)
-                        try decoder.decodeRGB(bytes, scale: .full, into: &image)
-                        rgb = image
-                        gray = GrayImage(luma: image)
-                    } else {
-                        var image = GrayImage(width: 1, height: 1)
-                        try decoder.decodeGray(bytes, scale: .full, into: &image)
-                        gray = image
-                    }
-                    badFrames.decoded()
-                } catch where BadFrames.isBadFrame(error) {
-                    try badFrames.skip(frame: frame.sequence, error)
-                    continue
+            defer { sequence += 1 }
+            guard let out = try badFrames.decode(frame: sequence, { try pipeline.process(frame) }) else { continue }
+            if index == 0 {
+                printError("track: \(out.width)x\(out.height), camera fx \(String(format: "%.1f", out.camera.fx)) (\(String(format: "%.1f", out.camera.horizontalFOVDegrees))° horizontal)")
+                if configuration.tracker.confidenceModel != nil && !pipeline.usesConfidenceModel {
+                    printError("warning: the tracking confidence model was trained for another landmark model (retrain it with 'lorgnette train tracking-confidence'); losing faces by pose confidence instead")
                 }
-            case .rgb(let image):
-                rgb = image
-                gray = GrayImage(luma: image)
-            case .gray(let image):
-                gray = image
-                rgb = output != nil ? RGBImage(gray: image) : nil
             }
-            if tracker == nil {
-                let intrinsics = try cameraIntrinsics(width: gray.width, height: gray.height, estimatedFOV: estimatedFOV)
-                tracker = FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face),
-                                      camera: intrinsics, configuration: config)
-                printError("track: \(gray.width)x\(gray.height), camera fx \(String(format: "%.1f", intrinsics.fx)) (\(String(format: "%.1f", intrinsics.horizontalFOVDegrees))° horizontal)")
-            }
-            let start = DispatchTime.now().uptimeNanoseconds
-            let cpuStart = Self.threadCPUSeconds()
-            let runsBefore = tracker!.detectorRuns
-            let tracked = tracker!.process(gray, timestampSeconds: time).filter { $0.state != .lost }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let cpu = Self.threadCPUSeconds() - cpuStart
-            // Pupils refined inside the eyes (FacialMetrics), in place of the mean face's projected pupils
-            // (not part of the tracking time above).
-            let anchors = tracked.map { a -> FaceAnchor in
-                var a = a
-                a.pupils = pupilRefiner.pupils(gray, landmarks: a.landmarks)
-                return a
-            }
+            let seconds = out.timings.track, cpu = out.trackThreadCPUSeconds
             trackingSeconds += seconds
             trackingCPUSeconds += cpu
             // Wall time ≥ 5 ms: either the detector ran, the thread itself was busy that long, or the
             // thread waited for a CPU (load from other processes).
-            if tracker!.detectorRuns == runsBefore { trackingModeCPU.append(cpu) }
+            if !out.detectorRan { trackingModeCPU.append(cpu) }
             if seconds >= 0.005 {
                 slowFrames += 1
-                if tracker!.detectorRuns > runsBefore { slowDetectorFrames += 1 } else if cpu >= 0.005 { slowCPUFrames += 1 }
+                if out.detectorRan { slowDetectorFrames += 1 } else if cpu >= 0.005 { slowCPUFrames += 1 }
             }
-            recentFPS.append(seconds)
-            if recentFPS.count > 30 { recentFPS.removeFirst() }
-            if !anchors.isEmpty { withFace += 1 }
+            if !out.anchors.isEmpty { withFace += 1 }
 
             if let jsonHandle {
-                let lights = rgb.map { lightTracker.process(anchors, image: $0, intrinsics: tracker!.camera, timestampSeconds: time) } ?? [:]
-                do { try jsonHandle.write(Self.jsonLine(frame: index, time: time, anchors: anchors, lights: lights) + "\n") } catch is OutputFile.ReaderClosed { index += 1; readerClosed = true; break }
+                let lights = Dictionary(out.lights.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
+                do { try jsonHandle.write(Self.jsonLine(frame: index, time: out.time, anchors: out.anchors, lights: lights) + "\n") } catch is OutputFile.ReaderClosed { index += 1; readerClosed = true; break }
             }
-            if let output, var canvas = rgb {
+            if let output {
                 if sink == nil { sink = try MediaFactory.makeSink(output, framesPerSecond: source.info.framesPerSecond ?? 30) }
-                let fps = Double(recentFPS.count) / max(recentFPS.reduce(0, +), 1e-9)
-                FaceAnnotator.draw(anchors, items: overlayItems, camera: tracker!.camera, on: &canvas)
-                if overlayItems.fps { FaceAnnotator.drawRate(fps, label: "fps (tracking)", on: &canvas) }
-                try sink!.write(jpeg: try encoder.encode(canvas, quality: quality), timestampSeconds: time)
+                try sink!.write(jpeg: out.jpeg, timestampSeconds: out.time)
             }
             index += 1
         }
@@ -314,32 +268,17 @@ struct TrackCommand: ParsableCommand {
         let perFrame = index > 0 ? trackingSeconds / Double(index) * 1000 : 0
         let perFrameCPU = index > 0 ? trackingCPUSeconds / Double(index) * 1000 : 0
         printError(String(format: "track: %d frames, a face on %d (%.1f %%), detector ran on %d, %.2f ms/frame tracking wall, %.2f ms thread CPU (detector + landmarks + classifier + pose + filters)",
-                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, tracker?.detectorRuns ?? 0, perFrame, perFrameCPU) + badFrames.summary)
+                          index, withFace, index > 0 ? 100 * Double(withFace) / Double(index) : 0, pipeline.detectorRuns, perFrame, perFrameCPU) + badFrames.summary)
         if !trackingModeCPU.isEmpty {
             let sorted = trackingModeCPU.sorted()
             printError(String(format: "track: tracking-mode frames (no detector): thread CPU median %.2f ms, p90 %.2f ms, max %.2f ms over %d frames",
                               sorted[sorted.count / 2] * 1000, sorted[sorted.count * 9 / 10] * 1000, sorted.last! * 1000, sorted.count))
         }
-        printError("track: \(slowFrames) frames took >= 5 ms wall: \(slowDetectorFrames) ran the detector, \(slowCPUFrames) used >= 5 ms CPU, \(slowFrames - slowDetectorFrames - slowCPUFrames) waited for a CPU; loss by \(tracker?.usesConfidenceModel == true ? "the confidence classifier" : "pose confidence")")
+        printError("track: \(slowFrames) frames took >= 5 ms wall: \(slowDetectorFrames) ran the detector, \(slowCPUFrames) used >= 5 ms CPU, \(slowFrames - slowDetectorFrames - slowCPUFrames) waited for a CPU; loss by \(pipeline.usesConfidenceModel ? "the confidence classifier" : "pose confidence")")
         if Interrupt.requested { throw ExitCode(130) }
         if index == 0 { throw CLIError("no frames could be read from the input") }
     }
 
-    private func cameraIntrinsics(width: Int, height: Int, estimatedFOV: Double?) throws -> CameraIntrinsics {
-        if let camera { return try CameraIntrinsics(calibrationFile: camera, imageWidth: width, imageHeight: height) }
-        if let fov, case .degrees(let degrees) = try FieldOfViewOption(parsing: fov) {
-            return CameraIntrinsics(horizontalFOVDegrees: degrees, width: width, height: height)
-        }
-        if let estimatedFOV { return CameraIntrinsics(horizontalFOVDegrees: estimatedFOV, width: width, height: height) }
-        return .defaultWebcam(width: width, height: height)
-    }
-
-    /// CPU time of the calling thread (excludes time spent waiting for a CPU).
-    static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 
     private func printIssues(_ issues: [String]) {
         for issue in issues { printError("note: \(issue)") }

@@ -42,14 +42,9 @@ struct TrainDetectorCommand: ParsableCommand {
     var limit: Int?
 
     func run() throws {
-        do {
+        try reportingErrors("train detector", usageErrors: true) {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data)
             try train()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("train detector: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

@@ -28,13 +28,8 @@ struct TrainFaceModelCommand: ParsableCommand {
     var jawMaxYaw = 20.0
 
     func run() throws {
-        do {
+        try reportingErrors("train face-model", usageErrors: true) {
             try train()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("train face-model: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

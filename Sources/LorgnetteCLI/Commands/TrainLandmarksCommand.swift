@@ -91,12 +91,9 @@ struct TrainLandmarksCommand: ParsableCommand {
     var encoding = "float16"
 
     func run() throws {
-        do {
+        try reportingErrors("train landmarks") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data + [detector, remapFrom])
             try train()
-        } catch {
-            printError("train landmarks: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

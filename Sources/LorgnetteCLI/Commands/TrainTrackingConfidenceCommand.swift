@@ -62,13 +62,8 @@ struct TrainTrackingConfidenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("train tracking-confidence", usageErrors: true) {
             try train()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("train tracking-confidence: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 

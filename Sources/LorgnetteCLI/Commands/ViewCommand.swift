@@ -64,14 +64,9 @@ struct ViewCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors("error") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--output", output)], inputs: [model, catalogueOption])
             try render()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError("error: \(describe(error))")
-            throw ExitCode.failure
         }
     }
 
