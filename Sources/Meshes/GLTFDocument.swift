@@ -3,12 +3,36 @@
 /// optional here, with the spec's defaults applied by `GLTFLoader`.
 struct GLTFDocument: Decodable {
     struct Asset: Decodable { var version: String }
-    struct Buffer: Decodable { var uri: String?; var byteLength: Int }
+    struct Buffer: Decodable {
+        var uri: String?
+        var byteLength: Int
+        var extensions: BufferExtensions?
+    }
+    /// `EXT_meshopt_compression` on a buffer: `fallback` marks one that only compressed bufferViews
+    /// refer to, whose bytes (often absent) a decoder never reads.
+    struct BufferExtensions: Decodable {
+        struct Meshopt: Decodable { var fallback: Bool? }
+        var EXT_meshopt_compression: Meshopt?
+    }
     struct BufferView: Decodable {
         var buffer: Int
         var byteOffset: Int?
         var byteLength: Int
         var byteStride: Int?
+        var extensions: BufferViewExtensions?
+    }
+    /// `EXT_meshopt_compression` on a bufferView: where its compressed bytes are and how they decode.
+    struct BufferViewExtensions: Decodable {
+        struct Meshopt: Decodable {
+            var buffer: Int
+            var byteOffset: Int?
+            var byteLength: Int
+            var byteStride: Int
+            var count: Int
+            var mode: String
+            var filter: String?
+        }
+        var EXT_meshopt_compression: Meshopt?
     }
     struct Accessor: Decodable {
         var bufferView: Int?

@@ -8,9 +8,10 @@ import Foundation
 /// `KHR_materials_ior`. Refuses files it cannot render faithfully (malformed JSON, out-of-range
 /// accessors, missing buffers, a required extension it does not implement) with a `MeshError`.
 public struct GLTFLoader {
-    /// Extensions that may be listed in `extensionsRequired`: the ones read here, plus material
-    /// extensions whose absence only changes appearance subtly (volume, iridescence, specular).
-    public static let supportedExtensions: Set<String> = [
+    /// Extensions that may be listed in `extensionsRequired` whatever decoders are injected: the
+    /// ones read here, plus material extensions whose absence only changes appearance subtly
+    /// (volume, iridescence, specular).
+    public static let builtInExtensions: Set<String> = [
         "KHR_materials_transmission", "KHR_materials_ior", "KHR_materials_volume",
         "KHR_materials_iridescence", "KHR_materials_specular", "KHR_materials_emissive_strength",
         // Geometry and texture coordinates (pure Swift, read here): quantised attributes are any
@@ -19,13 +20,20 @@ public struct GLTFLoader {
     ]
 
     public var decoders: TextureDecoders
+    /// Meshopt and Draco decompressors; without one, its extension is read only where the file
+    /// carries an uncompressed fallback.
+    public var geometry: GeometryDecoders
     /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
     /// off by default, see `ModelFolder`.
     public var allowsFilesOutsideFolder = false
 
-    public init(decoders: TextureDecoders = TextureDecoders()) {
+    public init(decoders: TextureDecoders = TextureDecoders(), geometry: GeometryDecoders = GeometryDecoders()) {
         self.decoders = decoders
+        self.geometry = geometry
     }
+
+    /// What this loader reads: the built-in extensions and those its decoders add.
+    public var supportedExtensions: Set<String> { GLTFLoader.builtInExtensions.union(geometry.extensions) }
 
     public func load(path: String) throws -> Mesh {
         let bytes = try readFile(path, what: "model file")
@@ -50,11 +58,14 @@ public struct GLTFLoader {
         guard doc.asset.version.hasPrefix("2.") else {
             throw MeshError(path, "glTF version \(doc.asset.version) is not supported (only 2.x)")
         }
-        for ext in doc.extensionsRequired ?? [] where !GLTFLoader.supportedExtensions.contains(ext) {
+        let supported = supportedExtensions
+        for ext in doc.extensionsRequired ?? [] where !supported.contains(ext) {
             throw MeshError(path, "required extension \(ext) is not supported (the file cannot be drawn without it)")
         }
         var context = GLTFContext(doc: doc, path: path, directory: (path as NSString).deletingLastPathComponent,
                                   glbBinary: glbBinary, decoders: decoders)
+        context.geometry = geometry
+        context.supportedExtensions = supported
         context.allowsFilesOutsideFolder = allowsFilesOutsideFolder
         return try context.build()
     }
@@ -92,8 +103,12 @@ struct GLTFContext {
     let directory: String
     let glbBinary: [UInt8]?
     let decoders: TextureDecoders
+    var geometry = GeometryDecoders()
+    var supportedExtensions = GLTFLoader.builtInExtensions
     var allowsFilesOutsideFolder = false
     var buffers: [Int: [UInt8]] = [:]
+    /// Decompressed `EXT_meshopt_compression` bufferViews, by bufferView index.
+    var decodedViews: [Int: [UInt8]] = [:]
     var warnings: [String] = []
     var restPoseCache: [Transform3D]?
     /// Per material index: its base-colour texture's `KHR_texture_transform`, applied to the UVs of
@@ -199,6 +214,9 @@ struct GLTFContext {
         var bytes: [UInt8]
         if let uri = declared.uri {
             bytes = try resolve(uri: uri, what: "buffer \(i)")
+        } else if declared.extensions?.EXT_meshopt_compression?.fallback == true {
+            // Only compressed bufferViews point here, so only a loader without the decoder gets here.
+            throw fail("buffer \(i) is an EXT_meshopt_compression fallback without data: the model needs the meshopt decoder")
         } else {
             guard let bin = glbBinary else { throw fail("buffer \(i) has no uri and there is no GLB binary chunk") }
             bytes = bin
@@ -237,14 +255,18 @@ struct GLTFContext {
     mutating func bufferView(_ v: Int) throws -> (bytes: [UInt8], offset: Int, length: Int, stride: Int?) {
         guard let views = doc.bufferViews, v >= 0 && v < views.count else { throw fail("bufferView \(v) does not exist") }
         let view = views[v]
+        if let stride = view.byteStride, !(1...MeshLimits.maximumByteStride).contains(stride) {
+            throw fail("bufferView \(v) byteStride \(stride) is outside 1...\(MeshLimits.maximumByteStride)")
+        }
+        if let compressed = view.extensions?.EXT_meshopt_compression, let decoder = geometry.meshopt {
+            let bytes = try meshoptView(v, view: view, compressed, decoder: decoder)
+            return (bytes, 0, bytes.count, view.byteStride)
+        }
         let b = try buffer(view.buffer)
         let offset = view.byteOffset ?? 0
         // Compared as `length <= count - offset`, never `offset + length`, which overflows near Int.max.
         guard offset >= 0, view.byteLength >= 0, offset <= b.count, view.byteLength <= b.count - offset else {
             throw fail("bufferView \(v) (byteOffset \(offset), byteLength \(view.byteLength)) is out of range of buffer \(view.buffer) (\(b.count) bytes)")
-        }
-        if let stride = view.byteStride, !(1...MeshLimits.maximumByteStride).contains(stride) {
-            throw fail("bufferView \(v) byteStride \(stride) is outside 1...\(MeshLimits.maximumByteStride)")
         }
         return (b, offset, view.byteLength, view.byteStride)
     }
@@ -487,7 +509,7 @@ struct GLTFContext {
     /// viewer ignore those, and three.js does) and animations (the model is shown in its rest pose).
     mutating func noteIgnoredFeatures() {
         let required = Set(doc.extensionsRequired ?? [])
-        for ext in doc.extensionsUsed ?? [] where !GLTFLoader.supportedExtensions.contains(ext) && !required.contains(ext) {
+        for ext in doc.extensionsUsed ?? [] where !supportedExtensions.contains(ext) && !required.contains(ext) {
             warnings.append("extension \(ext) is not supported; ignored (the file does not require it)")
         }
         if let n = doc.animations?.count, n > 0 {

@@ -1,6 +1,7 @@
 import Foundation
 import JPEGCodec
 import Meshes
+import MeshoptCodec
 import PNGCodec
 
 /// Locates `../shared/data/glasses` next to the repository and reads its `models.json`.
@@ -36,7 +37,8 @@ enum SharedModels {
     }
 
     static func loader() -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()),
+                   geometry: GeometryDecoders(meshopt: MeshoptDecoder()))
     }
 }
 

@@ -70,7 +70,7 @@ struct CatalogueCommand: ParsableCommand {
         if let add {
             guard let id else { throw CLIError("--add needs --id") }
             if let fw = frameWidth, !(fw > 10 && fw < 1000) { throw CLIError("--frame-width must be 10...1000 mm") }
-            let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+            let loader = PipelineFactory.meshLoader()
             do { try cat.addExternal(id: id, name: name, modelPath: add, frameWidthMM: frameWidth, loader: loader) } catch let e as MeshError {
                 throw CLIError(e.description)
             }
