@@ -1,3 +1,4 @@
+import DracoCodec
 import FaceDetection
 import FaceModel
 import FaceTracking
@@ -17,7 +18,7 @@ enum PipelineFactory {
     /// `allowsFilesOutsideFolder` (`--allow-outside-uris`).
     static func meshLoader(allowsFilesOutsideFolder: Bool = false) -> MeshLoader {
         MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()),
-                   geometry: GeometryDecoders(meshopt: MeshoptDecoder()),
+                   geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()),
                    allowsFilesOutsideFolder: allowsFilesOutsideFolder)
     }
 

@@ -91,6 +91,13 @@ struct GLTFDocument: Decodable {
         var indices: Int?
         var material: Int?
         var mode: Int?
+        var extensions: PrimitiveExtensions?
+    }
+    /// `KHR_draco_mesh_compression`: the bufferView holding the primitive's Draco stream, and the
+    /// Draco unique id of each attribute semantic it compresses.
+    struct PrimitiveExtensions: Decodable {
+        struct Draco: Decodable { var bufferView: Int; var attributes: [String: Int] }
+        var KHR_draco_mesh_compression: Draco?
     }
     struct MeshEntry: Decodable { var name: String?; var primitives: [Primitive] }
     struct Node: Decodable {

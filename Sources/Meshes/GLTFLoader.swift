@@ -403,13 +403,17 @@ struct GLTFContext {
 
     mutating func primitive(_ p: GLTFDocument.Primitive, name: String, world: Transform3D, skin: Int?,
                             defaultMaterial: Int, materialCount: Int) throws -> MeshPrimitive? {
-        let mode = p.mode ?? 4
+        var mode = p.mode ?? 4
         guard (4...6).contains(mode) else {
             warnings.append("\(name): skipped a primitive of mode \(mode) (points or lines)")
             return nil
         }
         guard let posAccessor = p.attributes["POSITION"] else { throw fail("\(name): primitive has no POSITION attribute") }
-        let pos = try floats(posAccessor, expecting: 3, name: name)
+        // A Draco stream replaces the accessors it names and the indices (decoded as a triangle list).
+        let draco = try dracoPrimitive(p, name: name)
+        if draco != nil { mode = 4 }
+        let pos: [Float]
+        if let decoded = draco?.values[posAccessor] { pos = decoded } else { pos = try floats(posAccessor, expecting: 3, name: name) }
         let count = pos.count / 3
         // A skinned mesh is placed by its joints (bind pose), one transform per vertex; others by the node.
         let perVertex = try skin.map { try bindPoseTransforms(skin: $0, primitive: p, vertexCount: count, fallback: world, name: name) }
@@ -419,12 +423,13 @@ struct GLTFContext {
             throw fail("\(name): POSITION \(v) (after node transforms) is not finite or exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
         }
         var raw: [UInt32]
-        if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
+        if let decoded = draco?.indices { raw = decoded } else if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
         var tris = GLTFContext.triangleList(raw, mode: mode)
         if (perVertex?.first ?? world).determinant < 0 { tris = Mesh.rewound(tris) }
         var normals: [SIMD3<Float>]
         if let na = p.attributes["NORMAL"] {
-            let n = try floats(na, expecting: 3, name: name)
+            let n: [Float]
+            if let decoded = draco?.values[na] { n = decoded } else { n = try floats(na, expecting: 3, name: name) }
             guard n.count == pos.count else { throw fail("\(name): NORMAL count differs from POSITION count") }
             let nm = world.normalMatrix
             normals = (0..<count).map {
@@ -437,7 +442,8 @@ struct GLTFContext {
         }
         var uvs: [SIMD2<Float>] = []
         if let ta = p.attributes["TEXCOORD_0"] {
-            let t = try floats(ta, expecting: 2, name: name)
+            let t: [Float]
+            if let decoded = draco?.values[ta] { t = decoded } else { t = try floats(ta, expecting: 2, name: name) }
             guard t.count == 2 * count else { throw fail("\(name): TEXCOORD_0 count differs from POSITION count") }
             if let bad = t.first(where: { !$0.isFinite }) { throw fail("\(name): TEXCOORD_0 holds a non-finite value (\(bad))") }
             uvs = (0..<count).map { SIMD2<Float>(t[2 * $0], t[2 * $0 + 1]) }

@@ -1,3 +1,4 @@
+import DracoCodec
 import Foundation
 import JPEGCodec
 import Meshes
@@ -38,7 +39,7 @@ enum SharedModels {
 
     static func loader() -> MeshLoader {
         MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()),
-                   geometry: GeometryDecoders(meshopt: MeshoptDecoder()))
+                   geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()))
     }
 }
 
