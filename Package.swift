@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "CMeshopt", linkerSettings: [.linkedLibrary("meshoptimizer")]),
         // Google Draco (C++, KHR_draco_mesh_compression) behind a C API that catches every exception.
         .target(name: "CDraco", linkerSettings: [.linkedLibrary("draco")]),
+        // libwebp's decoder: EXT_texture_webp base-colour textures.
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp")]),
         // Counts heap allocations for `lorgnette bench` (interposes malloc in the executable only).
         .target(name: "CMallocCounter"),
 
@@ -93,6 +95,7 @@ let package = Package(
         // The glTF geometry decompressors the mesh loader is handed (`GeometryDecoders`).
         .target(name: "MeshoptCodec", dependencies: ["CMeshopt", "Meshes"], swiftSettings: checked),
         .target(name: "DracoCodec", dependencies: ["CDraco", "Meshes"], swiftSettings: checked),
+        .target(name: "WebPCodec", dependencies: ["CWebP", "Imaging", "Meshes"], swiftSettings: checked),
         // The one way in: every input (demo, videos, photos of every format, folders of images) opened in one place.
         .target(name: "Inputs", dependencies: ["Imaging", "Media", "JPEGCodec", "PNGCodec"], swiftSettings: checked),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
@@ -115,7 +118,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "VirtualCamera", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "MeshoptCodec", "DracoCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "MeshoptCodec", "DracoCodec", "WebPCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -123,7 +126,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "Media", "Imaging", "JPEGCodec", "PNGCodec"]),
-        .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "MeshoptCodec", "CMeshopt", "DracoCodec", "Imaging"]),
+        .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "MeshoptCodec", "CMeshopt", "DracoCodec", "WebPCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),
         .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),

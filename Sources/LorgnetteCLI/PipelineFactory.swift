@@ -9,6 +9,7 @@ import Meshes
 import MeshoptCodec
 import PNGCodec
 import Pipeline
+import WebPCodec
 
 /// Composes the try-on pipeline from the bundled models and the C-backed codecs: the one place the
 /// CLI's `live`, `bench` and HTTP preview get a `TryOnPipeline` from.
@@ -17,7 +18,7 @@ enum PipelineFactory {
     /// behind its geometry decoders; files a model names stay inside its folder unless
     /// `allowsFilesOutsideFolder` (`--allow-outside-uris`).
     static func meshLoader(allowsFilesOutsideFolder: Bool = false) -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()),
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder(), webp: LibWebPDecoder()),
                    geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()),
                    allowsFilesOutsideFolder: allowsFilesOutsideFolder)
     }

@@ -46,7 +46,16 @@ struct GLTFDocument: Decodable {
     }
     struct Image: Decodable { var uri: String?; var mimeType: String?; var bufferView: Int? }
     struct Sampler: Decodable { var magFilter: Int?; var minFilter: Int?; var wrapS: Int?; var wrapT: Int? }
-    struct Texture: Decodable { var sampler: Int?; var source: Int? }
+    struct Texture: Decodable {
+        var sampler: Int?
+        var source: Int?
+        var extensions: TextureExtensions?
+    }
+    /// `EXT_texture_webp`: the WebP image to use instead of `source` (the PNG/JPEG fallback).
+    struct TextureExtensions: Decodable {
+        struct WebP: Decodable { var source: Int? }
+        var EXT_texture_webp: WebP?
+    }
     struct TextureInfo: Decodable {
         var index: Int
         var texCoord: Int?

@@ -33,7 +33,9 @@ public struct GLTFLoader {
     }
 
     /// What this loader reads: the built-in extensions and those its decoders add.
-    public var supportedExtensions: Set<String> { GLTFLoader.builtInExtensions.union(geometry.extensions) }
+    public var supportedExtensions: Set<String> {
+        GLTFLoader.builtInExtensions.union(geometry.extensions).union(decoders.extensions)
+    }
 
     public func load(path: String) throws -> Mesh {
         let bytes = try readFile(path, what: "model file")
@@ -536,47 +538,67 @@ struct GLTFContext {
         for ti in used.sorted() {
             guard let textures = doc.textures, ti >= 0 && ti < textures.count else { throw fail("texture \(ti) does not exist") }
             let tex = textures[ti]
-            guard let source = tex.source else { warnings.append("texture \(ti) has no image source; using base colour"); continue }
-            guard let images = doc.images, source >= 0 && source < images.count else { throw fail("texture \(ti) refers to missing image \(source)") }
-            var sampler = GLTFDocument.Sampler()
-            if let s = tex.sampler {
-                guard let samplers = doc.samplers, s >= 0 && s < samplers.count else { throw fail("texture \(ti) refers to missing sampler \(s)") }
-                sampler = samplers[s]
-            }
-            if let existing = decodedImages[source], out[existing].nearest == (sampler.magFilter == 9728) {
-                map[ti] = existing
+            // EXT_texture_webp names the image to prefer when WebP can be decoded; `source` is the fallback.
+            var candidates: [(source: Int, isWebP: Bool)] = []
+            if decoders.webp != nil, let webp = tex.extensions?.EXT_texture_webp?.source { candidates.append((webp, true)) }
+            if let core = tex.source { candidates.append((core, false)) }
+            guard !candidates.isEmpty else {
+                let webpOnly = tex.extensions?.EXT_texture_webp != nil
+                warnings.append("texture \(ti) has " + (webpOnly ? "only an EXT_texture_webp image and no WebP decoder" : "no image source") + "; using base colour")
                 continue
             }
-            let image = images[source]
-            var bytes: [UInt8] = []
-            // A texture that cannot be read costs the model its pattern, not its shape: viewers
-            // (three.js, Blender) draw it with the base colour and a warning, and so does this loader.
-            do {
-                if let v = image.bufferView {
-                    let view = try bufferView(v)
-                    bytes = Array(view.bytes[view.offset..<view.offset + view.length])
-                } else if let uri = image.uri {
-                    bytes = try resolve(uri: uri, what: "image \(source)")
-                } else {
-                    throw fail("image \(source) has neither uri nor bufferView")
-                }
-            } catch let e as MeshError {
-                warnings.append("\(e.reason); using the base colour instead")
-                continue
-            }
-            do {
-                let rgba = try decoders.decode(bytes)
-                guard rgba.width > 0 && rgba.height > 0 else { throw TextureDecodingError("empty image") }
-                func wrap(_ code: Int?) -> Texture.Wrap {
-                    switch code { case 33071: return .clampToEdge; case 33648: return .mirroredRepeat; default: return .repeating }
-                }
-                out.append(Texture(image: rgba, wrapU: wrap(sampler.wrapS), wrapV: wrap(sampler.wrapT), nearest: sampler.magFilter == 9728))
-                decodedImages[source] = out.count - 1
-                map[ti] = out.count - 1
-            } catch {
-                warnings.append("image \(source): \(error); using base colour")
+            for c in candidates {
+                if try loadTexture(ti, tex, source: c.source, isWebP: c.isWebP, into: &out, map: &map, decoded: &decodedImages) { break }
             }
         }
         return (out, map)
+    }
+
+    /// Decodes image `source` as texture `ti`; false (with a warning) when it cannot be read, so
+    /// the caller tries the texture's next source or keeps the base colour.
+    mutating func loadTexture(_ ti: Int, _ tex: GLTFDocument.Texture, source: Int, isWebP: Bool, into out: inout [Texture],
+                              map: inout [Int: Int], decoded decodedImages: inout [Int: Int]) throws -> Bool {
+        let label = isWebP ? "EXT_texture_webp image \(source)" : "image \(source)"
+        guard let images = doc.images, source >= 0 && source < images.count else { throw fail("texture \(ti) refers to missing image \(source)") }
+        var sampler = GLTFDocument.Sampler()
+        if let s = tex.sampler {
+            guard let samplers = doc.samplers, s >= 0 && s < samplers.count else { throw fail("texture \(ti) refers to missing sampler \(s)") }
+            sampler = samplers[s]
+        }
+        if let existing = decodedImages[source], out[existing].nearest == (sampler.magFilter == 9728) {
+            map[ti] = existing
+            return true
+        }
+        let image = images[source]
+        var bytes: [UInt8] = []
+        // A texture that cannot be read costs the model its pattern, not its shape: viewers
+        // (three.js, Blender) draw it with the base colour and a warning, and so does this loader.
+        do {
+            if let v = image.bufferView {
+                let view = try bufferView(v)
+                bytes = Array(view.bytes[view.offset..<view.offset + view.length])
+            } else if let uri = image.uri {
+                bytes = try resolve(uri: uri, what: "image \(source)")
+            } else {
+                throw fail("image \(source) has neither uri nor bufferView")
+            }
+        } catch let e as MeshError {
+            warnings.append("\(e.reason); using the base colour instead")
+            return false
+        }
+        do {
+            let rgba = try decoders.decode(bytes)
+            guard rgba.width > 0 && rgba.height > 0 else { throw TextureDecodingError("empty image") }
+            func wrap(_ code: Int?) -> Texture.Wrap {
+                switch code { case 33071: return .clampToEdge; case 33648: return .mirroredRepeat; default: return .repeating }
+            }
+            out.append(Texture(image: rgba, wrapU: wrap(sampler.wrapS), wrapV: wrap(sampler.wrapT), nearest: sampler.magFilter == 9728))
+            decodedImages[source] = out.count - 1
+            map[ti] = out.count - 1
+            return true
+        } catch {
+            warnings.append("\(label): \(error); using " + (isWebP && tex.source != nil ? "the texture's fallback source" : "base colour"))
+            return false
+        }
     }
 }

@@ -4,6 +4,7 @@ import JPEGCodec
 import Meshes
 import MeshoptCodec
 import PNGCodec
+import WebPCodec
 
 /// Locates `../shared/data/glasses` next to the repository and reads its `models.json`.
 enum SharedModels {
@@ -38,7 +39,7 @@ enum SharedModels {
     }
 
     static func loader() -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()),
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder(), webp: LibWebPDecoder()),
                    geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()))
     }
 }
