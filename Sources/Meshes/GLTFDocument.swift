@@ -78,8 +78,10 @@ struct GLTFDocument: Decodable {
     struct MaterialExtensions: Decodable {
         struct Transmission: Decodable { var transmissionFactor: Float? }
         struct IOR: Decodable { var ior: Float? }
+        struct EmissiveStrength: Decodable { var emissiveStrength: Float? }
         var KHR_materials_transmission: Transmission?
         var KHR_materials_ior: IOR?
+        var KHR_materials_emissive_strength: EmissiveStrength?
     }
     /// A skin (glTF 2.0 §3.7.3): joints and their inverse bind matrices; read to place skinned
     /// meshes in their bind pose.
@@ -92,6 +94,7 @@ struct GLTFDocument: Decodable {
         var pbrMetallicRoughness: PBR?
         var alphaMode: String?
         var alphaCutoff: Float?
+        var emissiveFactor: [Float]?
         var doubleSided: Bool?
         var extensions: MaterialExtensions?
     }

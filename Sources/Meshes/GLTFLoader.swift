@@ -506,11 +506,16 @@ struct GLTFContext {
             }
         }
         let ext = m.extensions
+        var emissive = SIMD3<Float>.zero
+        if let e = m.emissiveFactor {
+            guard e.count == 3 else { throw fail("material \(index): emissiveFactor needs 3 numbers") }
+            emissive = SIMD3(e[0], e[1], e[2]) * (ext?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
+        }
         return Material(name: m.name ?? "material\(index)", baseColor: color, baseColorTexture: texture,
                         metallic: pbr?.metallicFactor ?? 1, roughness: pbr?.roughnessFactor ?? 1, alphaMode: alpha,
                         doubleSided: m.doubleSided ?? false,
                         transmission: ext?.KHR_materials_transmission.map { $0.transmissionFactor ?? 0 } ?? 0,
-                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5).clampedToValidRanges()
+                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5, emissive: emissive).clampedToValidRanges()
     }
 
     /// Notes what the file uses that is not drawn: extensions it does not require (the spec lets a
