@@ -110,6 +110,12 @@ struct GLTFDocument: Decodable {
     struct PrimitiveExtensions: Decodable {
         struct Draco: Decodable { var bufferView: Int; var attributes: [String: Int] }
         var KHR_draco_mesh_compression: Draco?
+        /// `KHR_materials_variants`: which material this primitive takes in which variants.
+        struct Variants: Decodable {
+            struct Mapping: Decodable { var material: Int; var variants: [Int] }
+            var mappings: [Mapping]?
+        }
+        var KHR_materials_variants: Variants?
     }
     struct MeshEntry: Decodable { var name: String?; var primitives: [Primitive] }
     struct Node: Decodable {
@@ -124,7 +130,17 @@ struct GLTFDocument: Decodable {
     }
     struct Scene: Decodable { var nodes: [Int]? }
 
+    /// Root extensions: `KHR_materials_variants` names the variants.
+    struct RootExtensions: Decodable {
+        struct Variants: Decodable {
+            struct Variant: Decodable { var name: String? }
+            var variants: [Variant]?
+        }
+        var KHR_materials_variants: Variants?
+    }
+
     var asset: Asset
+    var extensions: RootExtensions?
     var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var buffers: [Buffer]?

@@ -17,6 +17,8 @@ public struct GLTFLoader {
         // Geometry and texture coordinates (pure Swift, read here): quantised attributes are any
         // component type `floats` reads; the texture transform is applied to TEXCOORD_0 on load.
         "KHR_mesh_quantization", "KHR_texture_transform",
+        // Material sets chosen after loading (`Mesh.selectingVariant`); the default set needs nothing.
+        "KHR_materials_variants",
     ]
 
     public var decoders: TextureDecoders
@@ -172,7 +174,8 @@ struct GLTFContext {
         if primitives.isEmpty { throw fail("model has no triangles") }
         primitives = droppingDuplicates(primitives)
         if !primitives.contains(where: { $0.materialIndex == defaultMaterial }) { materials.removeLast() }
-        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings,
+                        variantNames: variantNames)
         try MeshLimits.checkExtent(of: mesh, path: path)
         return mesh
     }
@@ -457,7 +460,10 @@ struct GLTFContext {
         }
         if let transform = uvTransforms[material] { uvs = uvs.map(transform.apply) }
         if positions.isEmpty { positions = [] }
-        return MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
+        var primitive = MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
+        primitive.variantMaterials = try variantMaterials(p, name: name, materialCount: materialCount)
+        // A variant's material may carry a texture transform of its own; variants share the default's UVs.
+        return primitive
     }
 
     /// Triangle list from a triangle list (4), strip (5) or fan (6), dropping degenerate strip joins.

@@ -86,7 +86,7 @@ struct CatalogueCommand: ParsableCommand {
         print("\(cat.entries.count) frames in \(catalogue)")
         for e in cat.entries {
             let size = e.size ?? (e.frameWidthMM.map { "width \(Int($0)) mm" } ?? "own units")
-            let variants = e.variants.isEmpty ? "-" : e.variants.map(\.id).joined(separator: ", ")
+            let variants = e.variantIDs.isEmpty ? "-" : e.variantIDs.joined(separator: ", ")
             print("  \(e.id.padding(toLength: 24, withPad: " ", startingAt: 0)) \(e.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(size.padding(toLength: 12, withPad: " ", startingAt: 0)) [\(variants)]  \(cat.meshPath(e))")
         }
     }

@@ -125,9 +125,8 @@ struct ViewCommand: ParsableCommand {
     /// The model's mesh and, for catalogue entries, the frame width and lens names they declare.
     func loadModel() throws -> (Mesh, Float?, [String]) {
         let loader = PipelineFactory.meshLoader(allowsFilesOutsideFolder: allowOutsideURIs)
-        let ext = (model as NSString).pathExtension.lowercased()
-        if MeshLoader.supportedExtensions.contains(ext) {
-            do { return (try loader.load(path: model), nil, []) } catch let e as MeshError { throw CLIError(e.description) }
+        if let reference = ModelReference(model) {
+            do { return (try loader.load(reference), nil, []) } catch let e as MeshError { throw CLIError(e.description) }
         }
         if FileManager.default.fileExists(atPath: model) {
             throw CLIError("\(model): unsupported model format (expected .gltf, .glb or .obj)")
