@@ -91,6 +91,25 @@ struct DracoCompressionTests {
         }
     }
 
+    /// Seeded byte damage anywhere in the Draco streams: every copy loads or is refused, none crashes.
+    @Test func damagedCopiesLoadOrAreRefusedNeverCrash() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.compress(into: dir))))
+        let bin = 20 + (Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16) + 8
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
+        var refused = 0
+        for round in 0..<120 {
+            var broken = bytes
+            for _ in 0..<(1 + round % 8) { broken[bin + next() % (broken.count - bin)] ^= UInt8(1 + next() % 255) }
+            let file = dir + "/d\(round).glb"
+            try Data(broken).write(to: URL(fileURLWithPath: file))
+            do { _ = try SharedModels.loader().load(path: file) } catch is MeshError { refused += 1 }
+        }
+        #expect(refused > 0, "no damaged copy was refused")
+    }
+
     @Test func decoderRefusesTruncatedAndForeignBytes() throws {
         let decoder = DracoDecoder()
         #expect(throws: DracoDecodingError.self) { try decoder.decode([][...], attributes: [0: 3], maximumVertices: 100) }

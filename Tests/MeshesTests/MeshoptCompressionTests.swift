@@ -206,6 +206,26 @@ struct MeshoptCompressionTests {
         #expect(!compressed.warnings.contains { $0.contains("meshopt") })
     }
 
+    /// Seeded byte damage anywhere in the compressed streams: every copy loads or is refused, none crashes.
+    @Test(.enabled(if: gltfpack != nil && SharedModels.available, "needs Debian's gltfpack and ../shared/data/glasses"))
+    func damagedCopiesLoadOrAreRefusedNeverCrash() throws {
+        let dir = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.pack(["-cc"], into: dir, name: "cc.glb"))))
+        let bin = 20 + (Int(bytes[12]) | Int(bytes[13]) << 8 | Int(bytes[14]) << 16) + 8
+        var state: UInt64 = 0x2545F4914F6CDD1D
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
+        var refused = 0
+        for round in 0..<120 {
+            var broken = bytes
+            for _ in 0..<(1 + round % 8) { broken[bin + next() % (broken.count - bin)] ^= UInt8(1 + next() % 255) }
+            let file = dir + "/m\(round).glb"
+            try Data(broken).write(to: URL(fileURLWithPath: file))
+            do { _ = try SharedModels.loader().load(path: file) } catch is MeshError { refused += 1 }
+        }
+        #expect(refused > 0, "no damaged copy was refused")
+    }
+
     @Test(.enabled(if: gltfpack != nil && SharedModels.available, "needs Debian's gltfpack and ../shared/data/glasses"))
     func fallbackBufferIsReadWithoutTheDecoderAndCorruptDataNamesTheExtension() throws {
         let dir = try makeScratchDirectory()

@@ -16,14 +16,16 @@ struct ViewCommand: ParsableCommand {
         abstract: "Render a glasses model or catalogue frame: a turntable video or a thumbnail PNG.",
         discussion: """
             MODEL is a .gltf, .glb or .obj file, or the id of a frame in the catalogue \
-            (Models/frames/catalogue.json; see `lorgnette catalogue`), optionally with :VARIANT. \
+            (Models/frames/catalogue.json; see `lorgnette catalogue`), optionally with :VARIANT (a \
+            colourway, or one of a glTF model's own KHR_materials_variants). Draco- and \
+            meshopt-compressed glTF and WebP textures are read. \
             The model is normalised to the canonical glasses frame (millimetres; unitless models are \
             scaled to --frame-width) and lit by a studio light. With a .png output one view is written \
             (--yaw degrees, default 25); with .avi or .mjpeg a full orbit of --frames frames at 30 fps.
             """
     )
 
-    @Argument(help: "Model file (.gltf, .glb, .obj) or catalogue frame id[:variant].")
+    @Argument(help: "Model file (.gltf, .glb, .obj) or catalogue frame id, either with an optional :VARIANT.")
     var model: String
 
     @Option(name: [.short, .long], help: "Output: .png (thumbnail), .avi or .mjpeg (turntable).")
