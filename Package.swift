@@ -50,6 +50,12 @@ let package = Package(
         .target(name: "CBLAS", linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("lapacke")]),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png")]),
+        // Model compression: meshoptimizer's decoders (EXT_meshopt_compression), size-checked.
+        .target(name: "CMeshopt", linkerSettings: [.linkedLibrary("meshoptimizer")]),
+        // Google Draco (C++, KHR_draco_mesh_compression) behind a C API that catches every exception.
+        .target(name: "CDraco", linkerSettings: [.linkedLibrary("draco")]),
+        // libwebp's decoder: EXT_texture_webp base-colour textures.
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp")]),
         // Counts heap allocations for `lorgnette bench` (interposes malloc in the executable only).
         .target(name: "CMallocCounter"),
 
@@ -86,6 +92,10 @@ let package = Package(
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: checked),
         .target(name: "PNGCodec", dependencies: ["CPNG", "Imaging", "Meshes"], swiftSettings: checked),
+        // The glTF geometry decompressors the mesh loader is handed (`GeometryDecoders`).
+        .target(name: "MeshoptCodec", dependencies: ["CMeshopt", "Meshes"], swiftSettings: checked),
+        .target(name: "DracoCodec", dependencies: ["CDraco", "Meshes"], swiftSettings: checked),
+        .target(name: "WebPCodec", dependencies: ["CWebP", "Imaging", "Meshes"], swiftSettings: checked),
         // The one way in: every input (demo, videos, photos of every format, folders of images) opened in one place.
         .target(name: "Inputs", dependencies: ["Imaging", "Media", "JPEGCodec", "PNGCodec"], swiftSettings: checked),
         .target(name: "LinearAlgebra", dependencies: ["CBLAS"], swiftSettings: optimized),
@@ -108,7 +118,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "VirtualCamera", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
+                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "MeshoptCodec", "DracoCodec", "WebPCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -116,7 +126,7 @@ let package = Package(
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "Media", "Imaging", "JPEGCodec", "PNGCodec"]),
-        .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "Imaging"]),
+        .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "MeshoptCodec", "CMeshopt", "DracoCodec", "WebPCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),
         .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),
@@ -140,5 +150,6 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "PNGCodec", "Imaging"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

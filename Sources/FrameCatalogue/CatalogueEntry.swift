@@ -3,6 +3,7 @@
 /// relative to the catalogue file, or absolute), its colour/material `variants`, and for external
 /// models without real-world units a declared `frameWidthMM` used when normalising, and `lenses`:
 /// part or material names to take as lenses instead of the guess (`LensFinder`), or ["none"].
+/// An external glTF model's own `KHR_materials_variants` are `modelVariants` (read when it is added).
 public struct CatalogueEntry: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
@@ -13,9 +14,13 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
     public var external: Bool
     public var frameWidthMM: Float?
     public var lenses: [String]?
+    public var modelVariants: [String]?
+
+    /// Every variant id "id:VARIANT" accepts: the colourways, then the model's own variants.
+    public var variantIDs: [String] { variants.map(\.id) + (modelVariants ?? []) }
 
     public init(id: String, name: String, style: String? = nil, size: String? = nil, mesh: String, variants: [FrameVariant] = [],
-                external: Bool = false, frameWidthMM: Float? = nil, lenses: [String]? = nil) {
+                external: Bool = false, frameWidthMM: Float? = nil, lenses: [String]? = nil, modelVariants: [String]? = nil) {
         self.id = id
         self.name = name
         self.style = style
@@ -25,9 +30,10 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
         self.external = external
         self.frameWidthMM = frameWidthMM
         self.lenses = lenses
+        self.modelVariants = modelVariants
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, style, size, mesh, variants, external, frameWidthMM, lenses }
+    enum CodingKeys: String, CodingKey { case id, name, style, size, mesh, variants, external, frameWidthMM, lenses, modelVariants }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -40,5 +46,6 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
         external = try c.decodeIfPresent(Bool.self, forKey: .external) ?? false
         frameWidthMM = try c.decodeIfPresent(Float.self, forKey: .frameWidthMM)
         lenses = try c.decodeIfPresent([String].self, forKey: .lenses)
+        modelVariants = try c.decodeIfPresent([String].self, forKey: .modelVariants)
     }
 }

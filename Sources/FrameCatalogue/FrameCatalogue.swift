@@ -71,37 +71,45 @@ public struct FrameCatalogue: Sendable {
         entry.mesh.hasPrefix("/") ? entry.mesh : (directory.isEmpty ? entry.mesh : directory + "/" + entry.mesh)
     }
 
-    /// The entry and variant named by "id" or "id:variant" (the first variant when none is given).
-    public func lookup(_ spec: String) throws -> (entry: CatalogueEntry, variant: FrameVariant?) {
+    /// The entry and variant named by "id" or "id:variant" (the first colourway when none is given):
+    /// a colourway (`variant`) or one of the model's own `KHR_materials_variants` (`modelVariant`).
+    public func lookup(_ spec: String) throws -> (entry: CatalogueEntry, variant: FrameVariant?, modelVariant: String?) {
         let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
         guard let id = parts.first, let entry = entries.first(where: { $0.id == id }) else {
             throw CatalogueError("no frame '\(spec)' in \(path) (known: \(entries.map(\.id).joined(separator: ", ")))")
         }
         if parts.count == 2 {
-            guard let v = entry.variants.first(where: { $0.id == parts[1] }) else {
-                throw CatalogueError("frame '\(id)' has no variant '\(parts[1])' (variants: \(entry.variants.map(\.id).joined(separator: ", ")))")
+            if let v = entry.variants.first(where: { $0.id == parts[1] }) { return (entry, v, nil) }
+            guard let m = entry.modelVariants?.first(where: { $0 == parts[1] }) else {
+                throw CatalogueError("frame '\(id)' has no variant '\(parts[1])' (variants: \(entry.variantIDs.joined(separator: ", ")))")
             }
-            return (entry, v)
+            return (entry, nil, m)
         }
-        return (entry, entry.variants.first)
+        return (entry, entry.variants.first, nil)
     }
 
     /// Loads the mesh of "id[:variant]" with the variant's materials applied, and the declared
     /// frame width to normalise it with (nil: the model's own units decide).
     public func resolve(_ spec: String, loader: MeshLoader) throws -> (mesh: Mesh, frameWidthMM: Float?) {
-        let (entry, variant) = try lookup(spec)
+        let (entry, variant, modelVariant) = try lookup(spec)
         var mesh = try loader.load(path: meshPath(entry))
         if let variant { mesh = variant.apply(to: mesh) }
+        if let modelVariant {
+            do { mesh = try mesh.selectingVariant(named: modelVariant) } catch let e as MeshVariantError {
+                throw CatalogueError("frame '\(entry.id)': \(e.description)")
+            }
+        }
         return (mesh, entry.frameWidthMM)
     }
 
     /// Adds (or replaces) an external model by path. The model must load.
     public mutating func addExternal(id: String, name: String?, modelPath: String, frameWidthMM: Float?, loader: MeshLoader) throws {
         guard !id.isEmpty, !id.contains(":"), !id.contains("/") else { throw CatalogueError("frame id '\(id)' must be non-empty without ':' or '/'") }
-        _ = try loader.load(path: modelPath)
+        let mesh = try loader.load(path: modelPath)
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
         let entry = CatalogueEntry(id: id, name: name ?? id, mesh: URL(fileURLWithPath: absolute).standardizedFileURL.path,
-                                   external: true, frameWidthMM: frameWidthMM)
+                                   external: true, frameWidthMM: frameWidthMM,
+                                   modelVariants: mesh.variantNames.isEmpty ? nil : mesh.variantNames)
         if let i = entries.firstIndex(where: { $0.id == id }) { entries[i] = entry } else { entries.append(entry) }
     }
 

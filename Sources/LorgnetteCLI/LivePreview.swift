@@ -75,7 +75,8 @@ final class LivePreviewControl: PreviewControl, @unchecked Sendable {
         self.pipeline = pipeline
         frames = (library.catalogue?.entries ?? []).map { entry in
             PreviewFrame(id: entry.id, name: entry.name, size: entry.size,
-                         variants: entry.variants.map { .init(id: $0.id, name: $0.name, color: $0.frameColor) })
+                         variants: entry.variants.map { .init(id: $0.id, name: $0.name, color: $0.frameColor) }
+                             + (entry.modelVariants ?? []).map { .init(id: $0, name: $0) })
         }
     }
 

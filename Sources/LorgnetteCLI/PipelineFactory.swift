@@ -1,3 +1,4 @@
+import DracoCodec
 import FaceDetection
 import FaceModel
 import FaceTracking
@@ -5,16 +6,21 @@ import FrameCatalogue
 import JPEGCodec
 import Landmarks
 import Meshes
+import MeshoptCodec
 import PNGCodec
 import Pipeline
+import WebPCodec
 
 /// Composes the try-on pipeline from the bundled models and the C-backed codecs: the one place the
 /// CLI's `live`, `bench` and HTTP preview get a `TryOnPipeline` from.
 enum PipelineFactory {
-    /// The mesh loader with libjpeg-turbo and zlib behind its texture decoders; files a model names
-    /// stay inside its folder unless `allowsFilesOutsideFolder` (`--allow-outside-uris`).
+    /// The mesh loader with libjpeg-turbo and libpng behind its texture decoders and meshoptimizer
+    /// behind its geometry decoders; files a model names stay inside its folder unless
+    /// `allowsFilesOutsideFolder` (`--allow-outside-uris`).
     static func meshLoader(allowsFilesOutsideFolder: Bool = false) -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()), allowsFilesOutsideFolder: allowsFilesOutsideFolder)
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder(), webp: LibWebPDecoder()),
+                   geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()),
+                   allowsFilesOutsideFolder: allowsFilesOutsideFolder)
     }
 
     /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.

@@ -3,12 +3,36 @@
 /// optional here, with the spec's defaults applied by `GLTFLoader`.
 struct GLTFDocument: Decodable {
     struct Asset: Decodable { var version: String }
-    struct Buffer: Decodable { var uri: String?; var byteLength: Int }
+    struct Buffer: Decodable {
+        var uri: String?
+        var byteLength: Int
+        var extensions: BufferExtensions?
+    }
+    /// `EXT_meshopt_compression` on a buffer: `fallback` marks one that only compressed bufferViews
+    /// refer to, whose bytes (often absent) a decoder never reads.
+    struct BufferExtensions: Decodable {
+        struct Meshopt: Decodable { var fallback: Bool? }
+        var EXT_meshopt_compression: Meshopt?
+    }
     struct BufferView: Decodable {
         var buffer: Int
         var byteOffset: Int?
         var byteLength: Int
         var byteStride: Int?
+        var extensions: BufferViewExtensions?
+    }
+    /// `EXT_meshopt_compression` on a bufferView: where its compressed bytes are and how they decode.
+    struct BufferViewExtensions: Decodable {
+        struct Meshopt: Decodable {
+            var buffer: Int
+            var byteOffset: Int?
+            var byteLength: Int
+            var byteStride: Int
+            var count: Int
+            var mode: String
+            var filter: String?
+        }
+        var EXT_meshopt_compression: Meshopt?
     }
     struct Accessor: Decodable {
         var bufferView: Int?
@@ -22,7 +46,16 @@ struct GLTFDocument: Decodable {
     }
     struct Image: Decodable { var uri: String?; var mimeType: String?; var bufferView: Int? }
     struct Sampler: Decodable { var magFilter: Int?; var minFilter: Int?; var wrapS: Int?; var wrapT: Int? }
-    struct Texture: Decodable { var sampler: Int?; var source: Int? }
+    struct Texture: Decodable {
+        var sampler: Int?
+        var source: Int?
+        var extensions: TextureExtensions?
+    }
+    /// `EXT_texture_webp`: the WebP image to use instead of `source` (the PNG/JPEG fallback).
+    struct TextureExtensions: Decodable {
+        struct WebP: Decodable { var source: Int? }
+        var EXT_texture_webp: WebP?
+    }
     struct TextureInfo: Decodable {
         var index: Int
         var texCoord: Int?
@@ -45,8 +78,10 @@ struct GLTFDocument: Decodable {
     struct MaterialExtensions: Decodable {
         struct Transmission: Decodable { var transmissionFactor: Float? }
         struct IOR: Decodable { var ior: Float? }
+        struct EmissiveStrength: Decodable { var emissiveStrength: Float? }
         var KHR_materials_transmission: Transmission?
         var KHR_materials_ior: IOR?
+        var KHR_materials_emissive_strength: EmissiveStrength?
     }
     /// A skin (glTF 2.0 §3.7.3): joints and their inverse bind matrices; read to place skinned
     /// meshes in their bind pose.
@@ -59,6 +94,7 @@ struct GLTFDocument: Decodable {
         var pbrMetallicRoughness: PBR?
         var alphaMode: String?
         var alphaCutoff: Float?
+        var emissiveFactor: [Float]?
         var doubleSided: Bool?
         var extensions: MaterialExtensions?
     }
@@ -67,6 +103,19 @@ struct GLTFDocument: Decodable {
         var indices: Int?
         var material: Int?
         var mode: Int?
+        var extensions: PrimitiveExtensions?
+    }
+    /// `KHR_draco_mesh_compression`: the bufferView holding the primitive's Draco stream, and the
+    /// Draco unique id of each attribute semantic it compresses.
+    struct PrimitiveExtensions: Decodable {
+        struct Draco: Decodable { var bufferView: Int; var attributes: [String: Int] }
+        var KHR_draco_mesh_compression: Draco?
+        /// `KHR_materials_variants`: which material this primitive takes in which variants.
+        struct Variants: Decodable {
+            struct Mapping: Decodable { var material: Int; var variants: [Int] }
+            var mappings: [Mapping]?
+        }
+        var KHR_materials_variants: Variants?
     }
     struct MeshEntry: Decodable { var name: String?; var primitives: [Primitive] }
     struct Node: Decodable {
@@ -81,7 +130,17 @@ struct GLTFDocument: Decodable {
     }
     struct Scene: Decodable { var nodes: [Int]? }
 
+    /// Root extensions: `KHR_materials_variants` names the variants.
+    struct RootExtensions: Decodable {
+        struct Variants: Decodable {
+            struct Variant: Decodable { var name: String? }
+            var variants: [Variant]?
+        }
+        var KHR_materials_variants: Variants?
+    }
+
     var asset: Asset
+    var extensions: RootExtensions?
     var extensionsUsed: [String]?
     var extensionsRequired: [String]?
     var buffers: [Buffer]?

@@ -8,23 +8,35 @@ import Foundation
 /// `KHR_materials_ior`. Refuses files it cannot render faithfully (malformed JSON, out-of-range
 /// accessors, missing buffers, a required extension it does not implement) with a `MeshError`.
 public struct GLTFLoader {
-    /// Extensions that may be listed in `extensionsRequired`: the ones read here, plus material
-    /// extensions whose absence only changes appearance subtly (volume, iridescence, specular).
-    public static let supportedExtensions: Set<String> = [
+    /// Extensions that may be listed in `extensionsRequired` whatever decoders are injected: the
+    /// ones read here, plus material extensions whose absence only changes appearance subtly
+    /// (volume, iridescence, specular).
+    public static let builtInExtensions: Set<String> = [
         "KHR_materials_transmission", "KHR_materials_ior", "KHR_materials_volume",
         "KHR_materials_iridescence", "KHR_materials_specular", "KHR_materials_emissive_strength",
         // Geometry and texture coordinates (pure Swift, read here): quantised attributes are any
         // component type `floats` reads; the texture transform is applied to TEXCOORD_0 on load.
         "KHR_mesh_quantization", "KHR_texture_transform",
+        // Material sets chosen after loading (`Mesh.selectingVariant`); the default set needs nothing.
+        "KHR_materials_variants",
     ]
 
     public var decoders: TextureDecoders
+    /// Meshopt and Draco decompressors; without one, its extension is read only where the file
+    /// carries an uncompressed fallback.
+    public var geometry: GeometryDecoders
     /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
     /// off by default, see `ModelFolder`.
     public var allowsFilesOutsideFolder = false
 
-    public init(decoders: TextureDecoders = TextureDecoders()) {
+    public init(decoders: TextureDecoders = TextureDecoders(), geometry: GeometryDecoders = GeometryDecoders()) {
         self.decoders = decoders
+        self.geometry = geometry
+    }
+
+    /// What this loader reads: the built-in extensions and those its decoders add.
+    public var supportedExtensions: Set<String> {
+        GLTFLoader.builtInExtensions.union(geometry.extensions).union(decoders.extensions)
     }
 
     public func load(path: String) throws -> Mesh {
@@ -50,11 +62,14 @@ public struct GLTFLoader {
         guard doc.asset.version.hasPrefix("2.") else {
             throw MeshError(path, "glTF version \(doc.asset.version) is not supported (only 2.x)")
         }
-        for ext in doc.extensionsRequired ?? [] where !GLTFLoader.supportedExtensions.contains(ext) {
+        let supported = supportedExtensions
+        for ext in doc.extensionsRequired ?? [] where !supported.contains(ext) {
             throw MeshError(path, "required extension \(ext) is not supported (the file cannot be drawn without it)")
         }
         var context = GLTFContext(doc: doc, path: path, directory: (path as NSString).deletingLastPathComponent,
                                   glbBinary: glbBinary, decoders: decoders)
+        context.geometry = geometry
+        context.supportedExtensions = supported
         context.allowsFilesOutsideFolder = allowsFilesOutsideFolder
         return try context.build()
     }
@@ -92,8 +107,12 @@ struct GLTFContext {
     let directory: String
     let glbBinary: [UInt8]?
     let decoders: TextureDecoders
+    var geometry = GeometryDecoders()
+    var supportedExtensions = GLTFLoader.builtInExtensions
     var allowsFilesOutsideFolder = false
     var buffers: [Int: [UInt8]] = [:]
+    /// Decompressed `EXT_meshopt_compression` bufferViews, by bufferView index.
+    var decodedViews: [Int: [UInt8]] = [:]
     var warnings: [String] = []
     var restPoseCache: [Transform3D]?
     /// Per material index: its base-colour texture's `KHR_texture_transform`, applied to the UVs of
@@ -155,7 +174,8 @@ struct GLTFContext {
         if primitives.isEmpty { throw fail("model has no triangles") }
         primitives = droppingDuplicates(primitives)
         if !primitives.contains(where: { $0.materialIndex == defaultMaterial }) { materials.removeLast() }
-        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings)
+        let mesh = Mesh(primitives: primitives, materials: materials, textures: textures, warnings: warnings,
+                        variantNames: variantNames)
         try MeshLimits.checkExtent(of: mesh, path: path)
         return mesh
     }
@@ -199,6 +219,9 @@ struct GLTFContext {
         var bytes: [UInt8]
         if let uri = declared.uri {
             bytes = try resolve(uri: uri, what: "buffer \(i)")
+        } else if declared.extensions?.EXT_meshopt_compression?.fallback == true {
+            // Only compressed bufferViews point here, so only a loader without the decoder gets here.
+            throw fail("buffer \(i) is an EXT_meshopt_compression fallback without data: the model needs the meshopt decoder")
         } else {
             guard let bin = glbBinary else { throw fail("buffer \(i) has no uri and there is no GLB binary chunk") }
             bytes = bin
@@ -237,14 +260,18 @@ struct GLTFContext {
     mutating func bufferView(_ v: Int) throws -> (bytes: [UInt8], offset: Int, length: Int, stride: Int?) {
         guard let views = doc.bufferViews, v >= 0 && v < views.count else { throw fail("bufferView \(v) does not exist") }
         let view = views[v]
+        if let stride = view.byteStride, !(1...MeshLimits.maximumByteStride).contains(stride) {
+            throw fail("bufferView \(v) byteStride \(stride) is outside 1...\(MeshLimits.maximumByteStride)")
+        }
+        if let compressed = view.extensions?.EXT_meshopt_compression, let decoder = geometry.meshopt {
+            let bytes = try meshoptView(v, view: view, compressed, decoder: decoder)
+            return (bytes, 0, bytes.count, view.byteStride)
+        }
         let b = try buffer(view.buffer)
         let offset = view.byteOffset ?? 0
         // Compared as `length <= count - offset`, never `offset + length`, which overflows near Int.max.
         guard offset >= 0, view.byteLength >= 0, offset <= b.count, view.byteLength <= b.count - offset else {
             throw fail("bufferView \(v) (byteOffset \(offset), byteLength \(view.byteLength)) is out of range of buffer \(view.buffer) (\(b.count) bytes)")
-        }
-        if let stride = view.byteStride, !(1...MeshLimits.maximumByteStride).contains(stride) {
-            throw fail("bufferView \(v) byteStride \(stride) is outside 1...\(MeshLimits.maximumByteStride)")
         }
         return (b, offset, view.byteLength, view.byteStride)
     }
@@ -381,13 +408,17 @@ struct GLTFContext {
 
     mutating func primitive(_ p: GLTFDocument.Primitive, name: String, world: Transform3D, skin: Int?,
                             defaultMaterial: Int, materialCount: Int) throws -> MeshPrimitive? {
-        let mode = p.mode ?? 4
+        var mode = p.mode ?? 4
         guard (4...6).contains(mode) else {
             warnings.append("\(name): skipped a primitive of mode \(mode) (points or lines)")
             return nil
         }
         guard let posAccessor = p.attributes["POSITION"] else { throw fail("\(name): primitive has no POSITION attribute") }
-        let pos = try floats(posAccessor, expecting: 3, name: name)
+        // A Draco stream replaces the accessors it names and the indices (decoded as a triangle list).
+        let draco = try dracoPrimitive(p, name: name)
+        if draco != nil { mode = 4 }
+        let pos: [Float]
+        if let decoded = draco?.values[posAccessor] { pos = decoded } else { pos = try floats(posAccessor, expecting: 3, name: name) }
         let count = pos.count / 3
         // A skinned mesh is placed by its joints (bind pose), one transform per vertex; others by the node.
         let perVertex = try skin.map { try bindPoseTransforms(skin: $0, primitive: p, vertexCount: count, fallback: world, name: name) }
@@ -397,12 +428,13 @@ struct GLTFContext {
             throw fail("\(name): POSITION \(v) (after node transforms) is not finite or exceeds the limit of \(MeshLimits.maximumCoordinate) in magnitude")
         }
         var raw: [UInt32]
-        if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
+        if let decoded = draco?.indices { raw = decoded } else if let ia = p.indices { raw = try indices(ia, vertexCount: count, name: name) } else { raw = (0..<UInt32(count)).map { $0 } }
         var tris = GLTFContext.triangleList(raw, mode: mode)
         if (perVertex?.first ?? world).determinant < 0 { tris = Mesh.rewound(tris) }
         var normals: [SIMD3<Float>]
         if let na = p.attributes["NORMAL"] {
-            let n = try floats(na, expecting: 3, name: name)
+            let n: [Float]
+            if let decoded = draco?.values[na] { n = decoded } else { n = try floats(na, expecting: 3, name: name) }
             guard n.count == pos.count else { throw fail("\(name): NORMAL count differs from POSITION count") }
             let nm = world.normalMatrix
             normals = (0..<count).map {
@@ -415,7 +447,8 @@ struct GLTFContext {
         }
         var uvs: [SIMD2<Float>] = []
         if let ta = p.attributes["TEXCOORD_0"] {
-            let t = try floats(ta, expecting: 2, name: name)
+            let t: [Float]
+            if let decoded = draco?.values[ta] { t = decoded } else { t = try floats(ta, expecting: 2, name: name) }
             guard t.count == 2 * count else { throw fail("\(name): TEXCOORD_0 count differs from POSITION count") }
             if let bad = t.first(where: { !$0.isFinite }) { throw fail("\(name): TEXCOORD_0 holds a non-finite value (\(bad))") }
             uvs = (0..<count).map { SIMD2<Float>(t[2 * $0], t[2 * $0 + 1]) }
@@ -427,7 +460,10 @@ struct GLTFContext {
         }
         if let transform = uvTransforms[material] { uvs = uvs.map(transform.apply) }
         if positions.isEmpty { positions = [] }
-        return MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
+        var primitive = MeshPrimitive(name: name, positions: positions, normals: normals, uvs: uvs, indices: tris, materialIndex: material)
+        primitive.variantMaterials = try variantMaterials(p, name: name, materialCount: materialCount)
+        // A variant's material may carry a texture transform of its own; variants share the default's UVs.
+        return primitive
     }
 
     /// Triangle list from a triangle list (4), strip (5) or fan (6), dropping degenerate strip joins.
@@ -476,18 +512,23 @@ struct GLTFContext {
             }
         }
         let ext = m.extensions
+        var emissive = SIMD3<Float>.zero
+        if let e = m.emissiveFactor {
+            guard e.count == 3 else { throw fail("material \(index): emissiveFactor needs 3 numbers") }
+            emissive = SIMD3(e[0], e[1], e[2]) * (ext?.KHR_materials_emissive_strength?.emissiveStrength ?? 1)
+        }
         return Material(name: m.name ?? "material\(index)", baseColor: color, baseColorTexture: texture,
                         metallic: pbr?.metallicFactor ?? 1, roughness: pbr?.roughnessFactor ?? 1, alphaMode: alpha,
                         doubleSided: m.doubleSided ?? false,
                         transmission: ext?.KHR_materials_transmission.map { $0.transmissionFactor ?? 0 } ?? 0,
-                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5).clampedToValidRanges()
+                        indexOfRefraction: ext?.KHR_materials_ior?.ior ?? 1.5, emissive: emissive).clampedToValidRanges()
     }
 
     /// Notes what the file uses that is not drawn: extensions it does not require (the spec lets a
     /// viewer ignore those, and three.js does) and animations (the model is shown in its rest pose).
     mutating func noteIgnoredFeatures() {
         let required = Set(doc.extensionsRequired ?? [])
-        for ext in doc.extensionsUsed ?? [] where !GLTFLoader.supportedExtensions.contains(ext) && !required.contains(ext) {
+        for ext in doc.extensionsUsed ?? [] where !supportedExtensions.contains(ext) && !required.contains(ext) {
             warnings.append("extension \(ext) is not supported; ignored (the file does not require it)")
         }
         if let n = doc.animations?.count, n > 0 {
@@ -508,47 +549,67 @@ struct GLTFContext {
         for ti in used.sorted() {
             guard let textures = doc.textures, ti >= 0 && ti < textures.count else { throw fail("texture \(ti) does not exist") }
             let tex = textures[ti]
-            guard let source = tex.source else { warnings.append("texture \(ti) has no image source; using base colour"); continue }
-            guard let images = doc.images, source >= 0 && source < images.count else { throw fail("texture \(ti) refers to missing image \(source)") }
-            var sampler = GLTFDocument.Sampler()
-            if let s = tex.sampler {
-                guard let samplers = doc.samplers, s >= 0 && s < samplers.count else { throw fail("texture \(ti) refers to missing sampler \(s)") }
-                sampler = samplers[s]
-            }
-            if let existing = decodedImages[source], out[existing].nearest == (sampler.magFilter == 9728) {
-                map[ti] = existing
+            // EXT_texture_webp names the image to prefer when WebP can be decoded; `source` is the fallback.
+            var candidates: [(source: Int, isWebP: Bool)] = []
+            if decoders.webp != nil, let webp = tex.extensions?.EXT_texture_webp?.source { candidates.append((webp, true)) }
+            if let core = tex.source { candidates.append((core, false)) }
+            guard !candidates.isEmpty else {
+                let webpOnly = tex.extensions?.EXT_texture_webp != nil
+                warnings.append("texture \(ti) has " + (webpOnly ? "only an EXT_texture_webp image and no WebP decoder" : "no image source") + "; using base colour")
                 continue
             }
-            let image = images[source]
-            var bytes: [UInt8] = []
-            // A texture that cannot be read costs the model its pattern, not its shape: viewers
-            // (three.js, Blender) draw it with the base colour and a warning, and so does this loader.
-            do {
-                if let v = image.bufferView {
-                    let view = try bufferView(v)
-                    bytes = Array(view.bytes[view.offset..<view.offset + view.length])
-                } else if let uri = image.uri {
-                    bytes = try resolve(uri: uri, what: "image \(source)")
-                } else {
-                    throw fail("image \(source) has neither uri nor bufferView")
-                }
-            } catch let e as MeshError {
-                warnings.append("\(e.reason); using the base colour instead")
-                continue
-            }
-            do {
-                let rgba = try decoders.decode(bytes)
-                guard rgba.width > 0 && rgba.height > 0 else { throw TextureDecodingError("empty image") }
-                func wrap(_ code: Int?) -> Texture.Wrap {
-                    switch code { case 33071: return .clampToEdge; case 33648: return .mirroredRepeat; default: return .repeating }
-                }
-                out.append(Texture(image: rgba, wrapU: wrap(sampler.wrapS), wrapV: wrap(sampler.wrapT), nearest: sampler.magFilter == 9728))
-                decodedImages[source] = out.count - 1
-                map[ti] = out.count - 1
-            } catch {
-                warnings.append("image \(source): \(error); using base colour")
+            for c in candidates {
+                if try loadTexture(ti, tex, source: c.source, isWebP: c.isWebP, into: &out, map: &map, decoded: &decodedImages) { break }
             }
         }
         return (out, map)
+    }
+
+    /// Decodes image `source` as texture `ti`; false (with a warning) when it cannot be read, so
+    /// the caller tries the texture's next source or keeps the base colour.
+    mutating func loadTexture(_ ti: Int, _ tex: GLTFDocument.Texture, source: Int, isWebP: Bool, into out: inout [Texture],
+                              map: inout [Int: Int], decoded decodedImages: inout [Int: Int]) throws -> Bool {
+        let label = isWebP ? "EXT_texture_webp image \(source)" : "image \(source)"
+        guard let images = doc.images, source >= 0 && source < images.count else { throw fail("texture \(ti) refers to missing image \(source)") }
+        var sampler = GLTFDocument.Sampler()
+        if let s = tex.sampler {
+            guard let samplers = doc.samplers, s >= 0 && s < samplers.count else { throw fail("texture \(ti) refers to missing sampler \(s)") }
+            sampler = samplers[s]
+        }
+        if let existing = decodedImages[source], out[existing].nearest == (sampler.magFilter == 9728) {
+            map[ti] = existing
+            return true
+        }
+        let image = images[source]
+        var bytes: [UInt8] = []
+        // A texture that cannot be read costs the model its pattern, not its shape: viewers
+        // (three.js, Blender) draw it with the base colour and a warning, and so does this loader.
+        do {
+            if let v = image.bufferView {
+                let view = try bufferView(v)
+                bytes = Array(view.bytes[view.offset..<view.offset + view.length])
+            } else if let uri = image.uri {
+                bytes = try resolve(uri: uri, what: "image \(source)")
+            } else {
+                throw fail("image \(source) has neither uri nor bufferView")
+            }
+        } catch let e as MeshError {
+            warnings.append("\(e.reason); using the base colour instead")
+            return false
+        }
+        do {
+            let rgba = try decoders.decode(bytes)
+            guard rgba.width > 0 && rgba.height > 0 else { throw TextureDecodingError("empty image") }
+            func wrap(_ code: Int?) -> Texture.Wrap {
+                switch code { case 33071: return .clampToEdge; case 33648: return .mirroredRepeat; default: return .repeating }
+            }
+            out.append(Texture(image: rgba, wrapU: wrap(sampler.wrapS), wrapV: wrap(sampler.wrapT), nearest: sampler.magFilter == 9728))
+            decodedImages[source] = out.count - 1
+            map[ti] = out.count - 1
+            return true
+        } catch {
+            warnings.append("\(label): \(error); using " + (isWebP && tex.source != nil ? "the texture's fallback source" : "base colour"))
+            return false
+        }
     }
 }

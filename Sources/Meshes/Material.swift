@@ -24,10 +24,14 @@ public struct Material: Sendable, Equatable {
     public var transmission: Float
     /// `KHR_materials_ior.ior`, 1.5 (glTF's default) when absent.
     public var indexOfRefraction: Float
+    /// Light the surface gives off, linear RGB added to what it reflects: glTF `emissiveFactor`
+    /// times `KHR_materials_emissive_strength.emissiveStrength` (which lets it exceed 1). Zero
+    /// for nearly every frame; an LED rim or a logo inlay glows.
+    public var emissive: SIMD3<Float>
 
     public init(name: String, baseColor: SIMD4<Float> = [1, 1, 1, 1], baseColorTexture: Int? = nil,
                 metallic: Float = 1, roughness: Float = 1, alphaMode: AlphaMode = .opaque,
-                doubleSided: Bool = false, transmission: Float = 0, indexOfRefraction: Float = 1.5) {
+                doubleSided: Bool = false, transmission: Float = 0, indexOfRefraction: Float = 1.5, emissive: SIMD3<Float> = .zero) {
         self.name = name
         self.baseColor = baseColor
         self.baseColorTexture = baseColorTexture
@@ -37,6 +41,7 @@ public struct Material: Sendable, Equatable {
         self.doubleSided = doubleSided
         self.transmission = transmission
         self.indexOfRefraction = indexOfRefraction
+        self.emissive = emissive
     }
 
     /// The material with every factor inside the range glTF defines for it (colour, alpha, metallic,
@@ -53,6 +58,8 @@ public struct Material: Sendable, Equatable {
         m.roughness = clamp(roughness, 0, 1, default: 1)
         m.transmission = clamp(transmission, 0, 1, default: 0)
         m.indexOfRefraction = clamp(indexOfRefraction, 1, 10, default: 1.5)
+        // The strength may push emission past 1 (an HDR value); 100 is far past any display's white.
+        m.emissive = SIMD3(clamp(emissive.x, 0, 100, default: 0), clamp(emissive.y, 0, 100, default: 0), clamp(emissive.z, 0, 100, default: 0))
         if case .mask(let cutoff) = alphaMode { m.alphaMode = .mask(cutoff: clamp(cutoff, 0, 1, default: 0.5)) }
         return m
     }

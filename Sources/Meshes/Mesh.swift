@@ -11,6 +11,9 @@ public struct MeshPrimitive: Sendable {
     public var indices: [UInt32]
     /// Index into `Mesh.materials`.
     public var materialIndex: Int
+    /// `KHR_materials_variants`: index into `Mesh.variantNames` → the material this primitive takes
+    /// in that variant (a variant not listed keeps `materialIndex`).
+    public var variantMaterials: [Int: Int] = [:]
 
     public init(name: String, positions: [SIMD3<Float>], normals: [SIMD3<Float>], uvs: [SIMD2<Float>],
                 indices: [UInt32], materialIndex: Int) {
@@ -37,12 +40,17 @@ public struct Mesh: Sendable {
     public var materials: [Material]
     public var textures: [Texture]
     public var warnings: [String]
+    /// The model's material variants (`KHR_materials_variants`), in file order: a shop's colourways
+    /// of one frame. Select one with `selectingVariant(named:)`.
+    public var variantNames: [String]
 
-    public init(primitives: [MeshPrimitive], materials: [Material], textures: [Texture] = [], warnings: [String] = []) {
+    public init(primitives: [MeshPrimitive], materials: [Material], textures: [Texture] = [], warnings: [String] = [],
+                variantNames: [String] = []) {
         self.primitives = primitives
         self.materials = materials
         self.textures = textures
         self.warnings = warnings
+        self.variantNames = variantNames
     }
 
     public var triangleCount: Int { primitives.reduce(0) { $0 + $1.triangleCount } }

@@ -19,6 +19,11 @@ public enum MeshLimits {
     /// than allocated from a 184-byte file.
     public static let maximumZeroFilledElements = 1 << 16
 
+    /// Largest decompressed bufferView (meshopt): 128 MiB, the largest accessor (2^24 elements) of
+    /// 8-byte quantised vertices. Checked before the output is allocated, since a compressed view
+    /// of a few bytes may claim any count.
+    public static let maximumDecodedViewBytes = 1 << 27
+
     /// glTF 2.0: `bufferView.byteStride` is at most 252 bytes.
     public static let maximumByteStride = 252
 

@@ -2,12 +2,15 @@
 /// through `OBJLoader`. Anything else is refused with a `MeshError` naming the extension.
 public struct MeshLoader {
     public var decoders: TextureDecoders
+    public var geometry: GeometryDecoders
     /// Whether files the model names may lie outside its folder (absolute, `..`, symlinks out):
     /// off by default, see `ModelFolder`.
     public var allowsFilesOutsideFolder = false
 
-    public init(decoders: TextureDecoders = TextureDecoders(), allowsFilesOutsideFolder: Bool = false) {
+    public init(decoders: TextureDecoders = TextureDecoders(), geometry: GeometryDecoders = GeometryDecoders(),
+                allowsFilesOutsideFolder: Bool = false) {
         self.decoders = decoders
+        self.geometry = geometry
         self.allowsFilesOutsideFolder = allowsFilesOutsideFolder
     }
 
@@ -17,7 +20,7 @@ public struct MeshLoader {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "gltf", "glb":
-            var loader = GLTFLoader(decoders: decoders)
+            var loader = GLTFLoader(decoders: decoders, geometry: geometry)
             loader.allowsFilesOutsideFolder = allowsFilesOutsideFolder
             return try loader.load(path: path)
         case "obj":

@@ -8,16 +8,27 @@ public protocol PNGDecoding {
     func decodePNG(_ bytes: [UInt8]) throws -> RGBAImage
 }
 
+/// Decodes WebP bytes (`EXT_texture_webp`) to straight-alpha RGBA. Implemented by an adapter over
+/// libwebp (`WebPCodec`); implementations refuse images over `ImageSizeLimit` from the header.
+public protocol WebPDecoding: Sendable {
+    func decodeWebP(_ bytes: [UInt8]) throws -> RGBAImage
+}
+
 /// The image decoders a model loader may use for embedded or external textures. A texture whose
 /// format has no decoder here is dropped with a warning (the material keeps its base colour).
 public struct TextureDecoders {
     public var jpeg: JPEGDecoding?
     public var png: PNGDecoding?
+    public var webp: (any WebPDecoding)?
 
-    public init(jpeg: JPEGDecoding? = nil, png: PNGDecoding? = nil) {
+    public init(jpeg: JPEGDecoding? = nil, png: PNGDecoding? = nil, webp: (any WebPDecoding)? = nil) {
         self.jpeg = jpeg
         self.png = png
+        self.webp = webp
     }
+
+    /// The glTF extensions these decoders make readable (`EXT_texture_webp` with a WebP decoder).
+    public var extensions: Set<String> { webp == nil ? [] : ["EXT_texture_webp"] }
 
     /// Decodes by content (magic bytes), not by the declared MIME type, which files get wrong.
     public func decode(_ bytes: [UInt8]) throws -> RGBAImage {
@@ -42,7 +53,11 @@ public struct TextureDecoders {
             }
             return RGBAImage(width: rgb.width, height: rgb.height, pixels: rgba)
         }
-        throw TextureDecodingError("unknown image format (neither PNG nor JPEG)")
+        if bytes.count >= 12 && bytes[0..<4].elementsEqual("RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8) {
+            guard let webp else { throw TextureDecodingError("no WebP decoder available") }
+            return try webp.decodeWebP(bytes)
+        }
+        throw TextureDecodingError("unknown image format (neither PNG, JPEG nor WebP)")
     }
 }
 

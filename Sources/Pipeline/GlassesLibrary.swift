@@ -40,8 +40,9 @@ public struct GlassesLibrary {
 
     private func loadMesh(_ spec: String?) throws -> (Mesh, Float?, String) {
         do {
-            if let spec, MeshLoader.supportedExtensions.contains((spec as NSString).pathExtension.lowercased()) {
-                return (try loader.load(path: spec), nil, (spec as NSString).lastPathComponent)
+            if let spec, let reference = ModelReference(spec) {
+                let name = (reference.path as NSString).lastPathComponent + (reference.variant.map { ":" + $0 } ?? "")
+                return (try loader.load(reference), nil, name)
             }
             if let spec, FileManager.default.fileExists(atPath: spec) {
                 throw PipelineError("\(spec): unsupported model format (expected .gltf, .glb or .obj)")

@@ -60,6 +60,7 @@ struct SurfaceShader: FragmentShader {
         let r = Shading.reflect(v, n)
         let env = lighting.environment(r) * sharp + blurredEnvironment
         color += env * Shading.schlick(f0, (n * v).sum()) * reflectionWeight
+        color += material.emissive
         if blend {
             return Fragment(add: color * alpha, multiply: SIMD3<Float>(repeating: 1 - alpha))
         }
@@ -103,6 +104,8 @@ extension SurfaceShader: BatchShader {
         cr += er * (f0r + (1 - f0r) * w) * reflectionWeight
         cg += eg * (f0g + (1 - f0g) * w) * reflectionWeight
         cb += eb * (f0b + (1 - f0b) * w) * reflectionWeight
+        let e = material.emissive
+        cr += e.x; cg += e.y; cb += e.z
         if blend {
             let m = 1 - alpha
             return Fragment8(addR: cr * alpha, addG: cg * alpha, addB: cb * alpha, mulR: m, mulG: m, mulB: m, keep: keep)

@@ -46,7 +46,7 @@ struct CatalogueFileTests {
         try again.generateStandardFrames()
         #expect(again.entries.contains { $0.id == "mine" })
         // Variants by id, errors naming what exists.
-        let (entry, variant) = try back.lookup(ids[2] + ":tortoise")
+        let (entry, variant, _) = try back.lookup(ids[2] + ":tortoise")
         #expect(entry.id == ids[2] && variant?.id == "tortoise")
         #expect(throws: CatalogueError.self) { try back.lookup(ids[2] + ":plaid") }
         #expect(throws: CatalogueError.self) { try back.lookup("monocle") }

@@ -55,4 +55,15 @@ struct PureSwiftExtensionTests {
     }
 }
 
+extension PureSwiftExtensionTests {
+    /// `KHR_materials_emissive_strength` multiplies `emissiveFactor`; without it the factor stands.
+    @Test func emissiveStrengthMultipliesTheEmissiveFactor() throws {
+        let strong = #"{"emissiveFactor": [0.5, 0.25, 0], "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 4}}}"#
+        #expect(try load(Self.quantisedQuad(material: strong)).materials[0].emissive == [2, 1, 0])
+        #expect(try load(Self.quantisedQuad(material: #"{"emissiveFactor": [0.5, 0.25, 0]}"#)).materials[0].emissive == [0.5, 0.25, 0])
+        #expect(try load(Self.quantisedQuad()).materials[0].emissive == .zero)
+        #expect(throws: MeshError.self) { try load(Self.quantisedQuad(material: #"{"emissiveFactor": [1, 1]}"#)) }
+    }
+}
+
 func length2(_ v: SIMD2<Float>) -> Float { (v * v).sum().squareRoot() }

@@ -1,7 +1,10 @@
+import DracoCodec
 import Foundation
 import JPEGCodec
 import Meshes
+import MeshoptCodec
 import PNGCodec
+import WebPCodec
 
 /// Locates `../shared/data/glasses` next to the repository and reads its `models.json`.
 enum SharedModels {
@@ -36,7 +39,8 @@ enum SharedModels {
     }
 
     static func loader() -> MeshLoader {
-        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+        MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder(), webp: LibWebPDecoder()),
+                   geometry: GeometryDecoders(meshopt: MeshoptDecoder(), draco: DracoDecoder()))
     }
 }
 

@@ -30,6 +30,25 @@ import Testing
         #expect(abs(facing.x - (0.9 / .pi * 1.0625 + 0.2)) < 1e-3)
     }
 
+    /// glTF emission (`emissiveFactor` × `KHR_materials_emissive_strength`) is added to the
+    /// reflected light: a black, unlit quad shows exactly its emissive colour.
+    @Test func emissiveSurfaceShowsItsEmissionWithoutLight() {
+        let dark = Lighting(ambient: .zero, direction: [0, 0, -1], color: .zero, sky: .zero, ground: .zero)
+        func centre(_ emissive: SIMD3<Float>) -> (UInt8, UInt8, UInt8) {
+            let m = Material(name: "m", baseColor: [0, 0, 0, 1], metallic: 0, roughness: 1, emissive: emissive)
+            let mesh = Mesh(primitives: [SceneFixtures.quad(x: -40...40, y: -40...40, z: 400)], materials: [m])
+            var image = SceneFixtures.background(200, 200, 0)
+            let renderer = SceneRenderer(lighting: dark)
+            renderer.beginFrame(width: 200, height: 200)
+            renderer.draw(RenderableMesh(mesh), modelToWorld: .identity, camera: SceneFixtures.camera(), into: &image)
+            let px = image[100, 100]
+            return (px.r, px.g, px.b)
+        }
+        #expect(centre(.zero) == (0, 0, 0))
+        let lit = centre([1, 0.2140, 0]) // linear 0.214 is sRGB 128
+        #expect(lit.0 == 255 && abs(Int(lit.1) - 128) <= 2 && lit.2 == 0, "\(lit)")
+    }
+
     @Test func clearLensBarelyLiftsDarkPixels() {
         // A clear spectacle lens (tint #f4f6f6, transmission 0.97, as in the catalogue) in front of
         // black, under the studio light: at most a few per cent of white from reflections, not a haze.

@@ -65,7 +65,7 @@ struct CatalogueCommand: ParsableCommand {
         if let add {
             guard let id else { throw CLIError("--add needs --id") }
             if let fw = frameWidth, !(fw > 10 && fw < 1000) { throw CLIError("--frame-width must be 10...1000 mm") }
-            let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
+            let loader = PipelineFactory.meshLoader()
             do { try cat.addExternal(id: id, name: name, modelPath: add, frameWidthMM: frameWidth, loader: loader) } catch let e as MeshError {
                 throw CLIError(e.description)
             }
@@ -81,7 +81,7 @@ struct CatalogueCommand: ParsableCommand {
         print("\(cat.entries.count) frames in \(catalogue)")
         for e in cat.entries {
             let size = e.size ?? (e.frameWidthMM.map { "width \(Int($0)) mm" } ?? "own units")
-            let variants = e.variants.isEmpty ? "-" : e.variants.map(\.id).joined(separator: ", ")
+            let variants = e.variantIDs.isEmpty ? "-" : e.variantIDs.joined(separator: ", ")
             print("  \(e.id.padding(toLength: 24, withPad: " ", startingAt: 0)) \(e.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(size.padding(toLength: 12, withPad: " ", startingAt: 0)) [\(variants)]  \(cat.meshPath(e))")
         }
     }

@@ -20,7 +20,8 @@ struct LiveCommand: ParsableCommand {
             Input: --device /dev/videoN or --input FILE (\(MediaFactory.inputHelp)); with neither, \
             /dev/video0 when it exists, else the embedded demo (the bundled portrait). \
             --glasses is a catalogue id[:variant] (see `lorgnette catalogue`; default: the first) or a \
-            .gltf/.glb/.obj model (metric glTF keeps its size; unitless models get --glasses-width mm). \
+            .gltf/.glb/.obj model, a glTF optionally with :VARIANT naming one of its KHR_materials_variants \
+            (metric glTF keeps its size; unitless models get --glasses-width mm). \
             The glasses are fitted to the metric mean face (lens plane 12 mm in front of the cornea, \
             temples opened to the head width), follow the tracked 3D head pose and are hidden behind a \
             head occluder. Ctrl-C stops and finishes the output file.

@@ -16,14 +16,16 @@ struct ViewCommand: ParsableCommand {
         abstract: "Render a glasses model or catalogue frame: a turntable video or a thumbnail PNG.",
         discussion: """
             MODEL is a .gltf, .glb or .obj file, or the id of a frame in the catalogue \
-            (Models/frames/catalogue.json; see `lorgnette catalogue`), optionally with :VARIANT. \
+            (Models/frames/catalogue.json; see `lorgnette catalogue`), optionally with :VARIANT (a \
+            colourway, or one of a glTF model's own KHR_materials_variants). Draco- and \
+            meshopt-compressed glTF and WebP textures are read. \
             The model is normalised to the canonical glasses frame (millimetres; unitless models are \
             scaled to --frame-width) and lit by a studio light. With a .png output one view is written \
             (--yaw degrees, default 25); with .avi or .mjpeg a full orbit of --frames frames at 30 fps.
             """
     )
 
-    @Argument(help: "Model file (.gltf, .glb, .obj) or catalogue frame id[:variant].")
+    @Argument(help: "Model file (.gltf, .glb, .obj) or catalogue frame id, either with an optional :VARIANT.")
     var model: String
 
     @Option(name: [.short, .long], help: "Output: .png (thumbnail), .avi or .mjpeg (turntable).")
@@ -120,9 +122,8 @@ struct ViewCommand: ParsableCommand {
     /// The model's mesh and, for catalogue entries, the frame width and lens names they declare.
     func loadModel() throws -> (Mesh, Float?, [String]) {
         let loader = PipelineFactory.meshLoader(allowsFilesOutsideFolder: allowOutsideURIs)
-        let ext = (model as NSString).pathExtension.lowercased()
-        if MeshLoader.supportedExtensions.contains(ext) {
-            do { return (try loader.load(path: model), nil, []) } catch let e as MeshError { throw CLIError(e.description) }
+        if let reference = ModelReference(model) {
+            do { return (try loader.load(reference), nil, []) } catch let e as MeshError { throw CLIError(e.description) }
         }
         if FileManager.default.fileExists(atPath: model) {
             throw CLIError("\(model): unsupported model format (expected .gltf, .glb or .obj)")

@@ -5,7 +5,7 @@ import Foundation
 /// code base; the spectacles are glasses, so the option is `--glasses`. `--frame` and `--frame-width`
 /// stay as hidden aliases so existing scripts keep working.
 struct GlassesOptions: ParsableArguments {
-    @Option(help: "Glasses: catalogue id[:variant] (see `lorgnette catalogue`; default: the first) or a .gltf/.glb/.obj model file.")
+    @Option(help: "Glasses: catalogue id[:variant] (see `lorgnette catalogue`; default: the first) or a .gltf/.glb/.obj model file, a glTF optionally with :VARIANT (its KHR_materials_variants).")
     var glasses: String?
 
     @Option(help: ArgumentHelp("Old name of --glasses.", visibility: .hidden))
