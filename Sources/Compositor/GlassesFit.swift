@@ -168,6 +168,24 @@ public struct GlassesFit: Sendable {
                 let w2 = weight(q, pivotZ)
                 return w2 > 0 ? rotate(first, about: rotate(pivot, about: hinge, d1), d2 * w2) : first
             }
+            // Moves this side's temple vertices (behind `start`) by `move`, which gives a vertex its new
+            // place and the turn about +y (radians) of the surface there; normals turn with it.
+            func bendTemple(_ move: (SIMD3<Float>) -> (SIMD3<Float>, Float)) {
+                for p in mesh.primitives.indices {
+                    var positions = mesh.primitives[p].positions
+                    var normals = mesh.primitives[p].normals
+                    for v in positions.indices {
+                        let q = positions[v]
+                        guard q.x * side > 0, q.z < start else { continue }
+                        let (moved, a) = move(q)
+                        positions[v] = moved
+                        let n = normals[v], c = cosf(a), s = sinf(a)
+                        normals[v] = SIMD3<Float>(n.x * c + n.z * s, n.y, -n.x * s + n.z * c)
+                    }
+                    mesh.primitives[p].positions = positions
+                    mesh.primitives[p].normals = normals
+                }
+            }
             let templeVertices = mesh.primitives.flatMap { $0.positions }.filter { $0.x * side > 0 && $0.z < start }
             let headHalfWidth = max(abs(Float(face.temples[k].x)), abs(Float(face.ears[k].x)) - 2) + options.headClearanceMM
             let sideFrom = Float(face.temples[k].z) - 10, sideTo = Float(face.ears[k].z) - 5
@@ -232,21 +250,8 @@ public struct GlassesFit: Sendable {
                 // let the occluder hide the tip rather than swinging the temple out like a wing.
                 if lean >= leanToEar + 0.69 { lean = leanToEar }
                 opening[k] = atanf(offset(SIMD3(hinge.x, hinge.y, ear.z), bow, lean).0 / max(earDistance, 1)) * 180 / .pi
-                for p in mesh.primitives.indices {
-                    var positions = mesh.primitives[p].positions
-                    var normals = mesh.primitives[p].normals
-                    for v in positions.indices {
-                        let q = positions[v]
-                        guard q.x * side > 0, q.z < start else { continue }
-                        positions[v] = bowed(q, bow, lean)
-                        // The surface turns with the centre line's local slope.
-                        let a = -side * atanf(offset(q, bow, lean).1)
-                        let n = normals[v], c = cosf(a), s = sinf(a)
-                        normals[v] = SIMD3<Float>(n.x * c + n.z * s, n.y, -n.x * s + n.z * c)
-                    }
-                    mesh.primitives[p].positions = positions
-                    mesh.primitives[p].normals = normals
-                }
+                // The surface turns with the centre line's local slope.
+                bendTemple { q in (bowed(q, bow, lean), -side * atanf(offset(q, bow, lean).1)) }
                 ends.append(bowed(end, bow, lean))
                 bows[k] = bow
                 continue
@@ -258,20 +263,7 @@ public struct GlassesFit: Sendable {
             func angle(_ v: SIMD3<Float>) -> Float { atan2f(side * (v.x - pivotNow.x), pivotNow.z - v.z) }
             let d2 = along > 0 && along < 1 ? smallest(from: angle(ear) - angle(endNow)) { cutsTheHead(d1, $0, pivotFaceZ, sideTo) } : 0
             opening[k] = d1 * 180 / .pi
-            for p in mesh.primitives.indices {
-                var positions = mesh.primitives[p].positions
-                var normals = mesh.primitives[p].normals
-                for v in positions.indices {
-                    let q = positions[v]
-                    guard q.x * side > 0, q.z < start else { continue }
-                    positions[v] = bent(q, d1, d2)
-                    let a = -side * (d1 * weight(q, start) + d2 * weight(q, pivotZ))
-                    let n = normals[v], c = cosf(a), s = sinf(a)
-                    normals[v] = SIMD3<Float>(n.x * c + n.z * s, n.y, -n.x * s + n.z * c)
-                }
-                mesh.primitives[p].positions = positions
-                mesh.primitives[p].normals = normals
-            }
+            bendTemple { q in (bent(q, d1, d2), -side * (d1 * weight(q, start) + d2 * weight(q, pivotZ))) }
             ends.append(bent(end, d1, d2))
         }
         self.mesh = mesh

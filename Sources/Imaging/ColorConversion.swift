@@ -78,14 +78,8 @@ extension GrayImage {
     /// Luma of an RGBA image (alpha ignored), as `init(luma:)` for RGB.
     public init(luma rgba: RGBAImage) {
         self.init(width: rgba.width, height: rgba.height)
-        let n = rgba.width * rgba.height
-        rgba.pixels.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for i in 0 ..< n {
-                    let r = UInt32(src[4 * i]), g = UInt32(src[4 * i + 1]), b = UInt32(src[4 * i + 2])
-                    dst[i] = UInt8(truncatingIfNeeded: (19595 &* r &+ 38470 &* g &+ 7471 &* b &+ 32768) >> 16)
-                }
-            }
+        mapPixels(rgba.pixels, into: &pixels, count: rgba.width * rgba.height) { src, dst, i in
+            dst[i] = UInt8(truncatingIfNeeded: Self.luma(UInt32(src[4 * i]), UInt32(src[4 * i + 1]), UInt32(src[4 * i + 2])))
         }
     }
 }
@@ -94,27 +88,17 @@ extension RGBImage {
     /// Each gray level copied to R, G and B.
     public init(gray: GrayImage) {
         self.init(width: gray.width, height: gray.height)
-        let n = gray.width * gray.height
-        gray.pixels.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for i in 0 ..< n {
-                    let v = src[i]
-                    dst[3 * i] = v; dst[3 * i + 1] = v; dst[3 * i + 2] = v
-                }
-            }
+        mapPixels(gray.pixels, into: &pixels, count: gray.width * gray.height) { src, dst, i in
+            let v = src[i]
+            dst[3 * i] = v; dst[3 * i + 1] = v; dst[3 * i + 2] = v
         }
     }
 
     /// The colour channels of an RGBA image; alpha is dropped (not composited).
     public init(dropAlpha rgba: RGBAImage) {
         self.init(width: rgba.width, height: rgba.height)
-        let n = rgba.width * rgba.height
-        rgba.pixels.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                for i in 0 ..< n {
-                    dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
-                }
-            }
+        mapPixels(rgba.pixels, into: &pixels, count: rgba.width * rgba.height) { src, dst, i in
+            dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
         }
     }
 }
@@ -153,6 +137,18 @@ extension RGBAImage {
                     dst[4 * i] = v; dst[4 * i + 1] = v; dst[4 * i + 2] = v; dst[4 * i + 3] = alpha
                 }
             }
+        }
+    }
+}
+
+/// Walks `count` pixels of two interleaved buffers in step: `body(src, dst, i)` for pixel `i`, with
+/// the buffers' base pointers (one bounds-free loop shared by the format conversions above).
+@inline(__always)
+func mapPixels(_ source: [UInt8], into destination: inout [UInt8], count: Int,
+               _ body: (UnsafeBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, Int) -> Void) {
+    source.withUnsafeBufferPointer { src in
+        destination.withUnsafeMutableBufferPointer { dst in
+            for i in 0 ..< count { body(src, dst, i) }
         }
     }
 }

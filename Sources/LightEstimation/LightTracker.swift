@@ -78,15 +78,9 @@ public final class LightTracker {
 
     /// One frame of the tracking loop: estimates and smooths the light of every anchor that is not
     /// lost, forgets lost and vanished faces. `image` is the decoded frame (sRGB), `intrinsics` the
-    /// tracker's camera (it may describe a scaled copy of `image`). Keyed by anchor id.
-    public func process(_ anchors: [FaceAnchor], image: RGBImage, intrinsics: CameraIntrinsics, timestampSeconds: Double) -> [Int: LightEstimate] {
-        var list: [FaceLight] = []
-        process(anchors, image: image, intrinsics: intrinsics, timestampSeconds: timestampSeconds, into: &list)
-        return Self.byFace(list)
-    }
-
-    /// `process(_:image:...)` writing one entry per face with an estimate to `results` (cleared
-    /// first; anchors' order): allocation-free once `results` has the capacity and is not shared.
+    /// tracker's camera (it may describe a scaled copy of `image`). Writes one entry per face with an
+    /// estimate to `results` (cleared first; anchors' order): allocation-free once `results` has the
+    /// capacity and is not shared. `byFace` keys them by face id.
     public func process(_ anchors: [FaceAnchor], image: RGBImage, intrinsics: CameraIntrinsics, timestampSeconds: Double,
                         into results: inout [FaceLight]) {
         process(anchors, timestampSeconds: timestampSeconds, into: &results) {
@@ -95,14 +89,7 @@ public final class LightTracker {
     }
 
     /// The same on a GRAY frame (the tracking path): luminance-only estimates
-    /// (`LightEstimator.estimate(gray:...)`). Keyed by anchor id.
-    public func process(_ anchors: [FaceAnchor], gray: GrayImage, intrinsics: CameraIntrinsics, timestampSeconds: Double) -> [Int: LightEstimate] {
-        var list: [FaceLight] = []
-        process(anchors, gray: gray, intrinsics: intrinsics, timestampSeconds: timestampSeconds, into: &list)
-        return Self.byFace(list)
-    }
-
-    /// `process(_:gray:...)` into the caller's reused array (see the RGB form): allocation-free.
+    /// (`LightEstimator.estimate(gray:...)`).
     public func process(_ anchors: [FaceAnchor], gray: GrayImage, intrinsics: CameraIntrinsics, timestampSeconds: Double,
                         into results: inout [FaceLight]) {
         process(anchors, timestampSeconds: timestampSeconds, into: &results) {
@@ -110,8 +97,8 @@ public final class LightTracker {
         }
     }
 
-    /// The dictionary forms' result: each face's estimate keyed by its id.
-    private static func byFace(_ list: [FaceLight]) -> [Int: LightEstimate] {
+    /// Each face's estimate keyed by its id.
+    public static func byFace(_ list: [FaceLight]) -> [Int: LightEstimate] {
         Dictionary(list.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
     }
 

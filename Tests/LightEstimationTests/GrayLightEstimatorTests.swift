@@ -66,21 +66,20 @@ import Testing
         func anchor(_ id: Int, _ state: TrackingState) -> FaceAnchor {
             FaceTracker.anchor(id: id, time: 0, state: state, cameraFromFace: pose, landmarks: landmarks, face: face, camera: intrinsics, pose: fit)
         }
-        let a = LightTracker(estimator: SyntheticFaceScene.estimator), b = LightTracker(estimator: SyntheticFaceScene.estimator)
+        let a = LightTracker(estimator: SyntheticFaceScene.estimator)
         var list: [LightTracker.FaceLight] = []
         for (i, anchors) in [[anchor(3, .detected), anchor(5, .tracked)], [anchor(3, .tracked), anchor(5, .lost)], [anchor(3, .tracked)]].enumerated() {
-            let t = Double(i) / 30
-            let dictionary = a.process(anchors, image: image, intrinsics: intrinsics, timestampSeconds: t)
-            b.process(anchors, image: image, intrinsics: intrinsics, timestampSeconds: t, into: &list)
+            a.process(anchors, image: image, intrinsics: intrinsics, timestampSeconds: Double(i) / 30, into: &list)
             #expect(list.map(\.faceID) == anchors.filter { $0.state != .lost }.map(\.id))
+            let dictionary = LightTracker.byFace(list)
             for entry in list { #expect(dictionary[entry.faceID] == entry.estimate) }
             #expect(dictionary.count == list.count)
         }
-        let grayDictionary = a.process([anchor(3, .tracked)], gray: gray, intrinsics: intrinsics, timestampSeconds: 0.1)
-        b.process([anchor(3, .tracked)], gray: gray, intrinsics: intrinsics, timestampSeconds: 0.1, into: &list)
-        #expect(list.count == 1 && grayDictionary[3] == list[0].estimate && list[0].estimate.isLuminanceOnly)
+        a.process([anchor(3, .tracked)], gray: gray, intrinsics: intrinsics, timestampSeconds: 0.1, into: &list)
+        #expect(list.count == 1 && list[0].faceID == 3 && list[0].estimate.isLuminanceOnly)
         // Face 5 was lost: it starts afresh (no smoothing with its old light) when it comes back.
-        let back = try #require(a.process([anchor(5, .detected)], gray: gray, intrinsics: intrinsics, timestampSeconds: 0.2)[5])
+        a.process([anchor(5, .detected)], gray: gray, intrinsics: intrinsics, timestampSeconds: 0.2, into: &list)
+        let back = try #require(LightTracker.byFace(list)[5])
         let fresh = try #require(SyntheticFaceScene.estimator.estimate(gray: gray, cameraFromFace: pose, intrinsics: intrinsics))
         #expect(back.light == fresh.light)
     }

@@ -67,19 +67,12 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("timing-repeats"), help: "Fit every face this many times and also report the median over faces of each face's fastest fit (thread CPU time): robust to other processes on a shared machine.")
     var timingRepeats = 1
 
-    @Option(help: "Write the cumulative error distribution curve here (SVG).")
-    var svg: String?
-
-    @Option(help: "Also draw this per-face CSV (name,nme_io from another tool) on the SVG, labelled LABEL=FILE.")
-    var compare: String?
-
-    @Option(name: .customLong("per-face"), help: "Write name,nme_io,nme_ip per face to this CSV.")
-    var perFace: String?
+    @OptionGroup var curveOptions: ErrorCurveOptions
 
     func run() throws {
         try reportingErrors("eval landmarks", usageErrors: true) {
-            try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace)],
-                                                     inputs: [data, model, detector, confidence, compare.map(EvalPhotosCommand.compareFile)])
+            try OutputSafety.refuseOverwritingInputs(outputs: curveOptions.outputs,
+                                                     inputs: [data, model, detector, confidence, curveOptions.compareFile])
             try evaluate()
         }
     }
@@ -185,27 +178,9 @@ struct EvalLandmarksCommand: ParsableCommand {
                          1000 * sorted[sorted.count / 2], 1000 * sorted[min(sorted.count - 1, sorted.count * 9 / 10)], 1000 * sorted[sorted.count - 1]))
         }
 
-        if let perFace {
-            var csv = "name,nme_io,nme_ip\n"
-            for r in evaluation.results {
-                csv += "\(r.name),\(r.interOcularNME.map { String($0) } ?? "inf"),\(r.interPupilNME.map { String($0) } ?? "inf")\n"
-            }
-            try OutputFile.write(csv, to: perFace)
-        }
-        if let svg {
-            var curves = [CEDCurveSVG.Curve(label: "Lorgnette SDM (\(boxes) boxes)", errors: evaluation.sortedNME, colour: "#d62728")]
-            if let compare {
-                let parts = compare.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw ValidationError("--compare wants LABEL=FILE") }
-                let text = try String(contentsOfFile: parts[1], encoding: .utf8)
-                let errors = text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Float? in
-                    let f = line.split(separator: ",")
-                    return f.count >= 2 ? (Float(f[1]) ?? .infinity) : nil
-                }
-                curves.append(.init(label: parts[0], errors: errors, colour: "#1f77b4"))
-            }
-            try OutputFile.write(CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(split) split (\(evaluation.count) faces)"), to: svg)
-        }
+        try curveOptions.write(rows: evaluation.results.map { ($0.name, $0.interOcularNME, $0.interPupilNME) },
+                               curves: [CEDCurveSVG.Curve(label: "Lorgnette SDM (\(boxes) boxes)", errors: evaluation.sortedNME, colour: "#d62728")],
+                               title: "Cumulative error distribution, \(split) split (\(evaluation.count) faces)")
     }
 
 

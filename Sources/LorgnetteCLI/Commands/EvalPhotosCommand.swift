@@ -57,28 +57,18 @@ struct EvalPhotosCommand: ParsableCommand {
     var minFitScore = PhotoFaceJudging.minimumFitScore
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
     var export: String?
-    @Option(help: "Write the cumulative error distribution (inter-ocular NME per scene, misses at infinity) here (SVG).")
-    var svg: String?
     @Option(name: .customLong("baseline-model"), help: "Also fit the same scenes with this landmark model (e.g. the previous Models/landmarks.lmrk) and draw its curve on the SVG.")
     var baselineModel: String?
-    @Option(help: "Also draw this per-scene CSV (name,nme_io from a peer run on --export) on the SVG, labelled LABEL=FILE.")
-    var compare: String?
-    @Option(name: .customLong("per-face"), help: "Write scene,nme_io,nme_ip per scene to this CSV.")
-    var perFace: String?
+    @OptionGroup var curveOptions: ErrorCurveOptions
     @Flag(help: "One JSON object with the results instead of text.")
     var json = false
 
     func run() throws {
         try reportingErrors("eval photos", usageErrors: true) {
-            try OutputSafety.refuseOverwritingInputs(outputs: [("--svg", svg), ("--per-face", perFace), ("--export", export)],
-                                                     inputs: [data, model, detector, baselineModel, compare.map(Self.compareFile)])
+            try OutputSafety.refuseOverwritingInputs(outputs: curveOptions.outputs + [("--export", export)],
+                                                     inputs: [data, model, detector, baselineModel, curveOptions.compareFile])
             try evaluate()
         }
-    }
-
-    /// The CSV file of a `--compare LABEL=FILE` (the whole value when it has no label).
-    static func compareFile(_ value: String) -> String {
-        String(value.split(separator: "=", maxSplits: 1).last ?? "")
     }
 
     /// What one scene gave.
@@ -180,28 +170,12 @@ struct EvalPhotosCommand: ParsableCommand {
         if baseline != nil, !json {
             print("baseline model \(baselineModel!): " + String(format: "NME io %.2f %%, failures %.2f %%", 100 * baselineTally.io.filter(\.isFinite).reduce(0, +) / Float(max(1, baselineTally.io.filter(\.isFinite).count)), 100 * Double(baselineTally.io.filter { !($0 <= 0.08) }.count) / Double(max(1, baselineTally.faces))))
         }
-        if let perFace {
-            var csv = "name,nme_io,nme_ip\n"
-            for (name, (io, ip)) in zip(sceneNames, zip(tally.io, tally.ip)) { csv += "\(name),\(io.isFinite ? String(io) : "inf"),\(ip.isFinite ? String(ip) : "inf")\n" }
-            try OutputFile.write(csv, to: perFace)
+        var curves = [CEDCurveSVG.Curve(label: "Lorgnette (\(model.map { ($0 as NSString).lastPathComponent } ?? "landmarks.lmrk"))", errors: tally.io.sorted(), colour: "#d62728")]
+        if baseline != nil {
+            curves.append(.init(label: "previous model (\((baselineModel! as NSString).lastPathComponent))", errors: baselineTally.io.sorted(), colour: "#7f7f7f"))
         }
-        if let svg {
-            var curves = [CEDCurveSVG.Curve(label: "Lorgnette (\(model.map { ($0 as NSString).lastPathComponent } ?? "landmarks.lmrk"))", errors: tally.io.sorted(), colour: "#d62728")]
-            if baseline != nil {
-                curves.append(.init(label: "previous model (\((baselineModel! as NSString).lastPathComponent))", errors: baselineTally.io.sorted(), colour: "#7f7f7f"))
-            }
-            if let compare {
-                let parts = compare.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw ValidationError("--compare wants LABEL=FILE") }
-                let text = try String(contentsOfFile: parts[1], encoding: .utf8)
-                let errors = text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line -> Float? in
-                    let f = line.split(separator: ",")
-                    return f.count >= 2 ? (Float(f[1]) ?? .infinity) : nil
-                }
-                curves.append(.init(label: parts[0], errors: errors.sorted(), colour: "#1f77b4"))
-            }
-            try OutputFile.write(CEDCurveSVG.render(curves, title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)"), to: svg)
-        }
+        try curveOptions.write(rows: zip(sceneNames, zip(tally.io, tally.ip)).map { ($0, $1.0, $1.1) }, curves: curves,
+                               title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)")
     }
 
     /// One scene: find the faces as `landmarks` does, and judge them against the annotation.

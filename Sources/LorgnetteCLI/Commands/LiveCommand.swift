@@ -76,8 +76,7 @@ struct LiveCommand: ParsableCommand {
     var size: String?
 
 
-    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
-    var fov: String?
+    @OptionGroup var cameraOptions: CameraOptions
 
     @Option(help: "Light on the glasses: estimated (from each face's skin, spherical harmonics) or fixed (neutral studio light).")
     var light = "estimated"
@@ -95,7 +94,6 @@ struct LiveCommand: ParsableCommand {
         if frames != nil && seconds != nil { throw ValidationError("give --frames or --seconds, not both") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be positive") }
         if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds must be positive") }
-        if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
         if let outputPath, case .file = LiveOutputTarget(outputPath), !MediaFactory.hasExtension(outputPath, ["avi", "mjpeg", "mjpg"]) {
             throw ValidationError("--output must be a .avi or .mjpeg file, - or a video output device /dev/videoN, got '\(outputPath)'")
@@ -115,7 +113,7 @@ struct LiveCommand: ParsableCommand {
     func run() throws {
         try reportingErrors("live") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--output", outputPath)],
-                                                     inputs: [input, device, glassesOptions.choice])
+                                                     inputs: [input, device, glassesOptions.choice, cameraOptions.camera])
             try live()
         }
     }
@@ -149,13 +147,8 @@ struct LiveCommand: ParsableCommand {
         for warning in glasses.warnings { printError("warning: \(warning)") }
         printLenses(glasses.lenses, prefix: "live")
         var configuration = PipelineConfiguration()
-        // Files: estimated from a pre-scan unless --fov is given; cameras and the demo: --fov or the webcam default.
-        let fovChoice = try fov.map { try FieldOfViewOption(parsing: $0) } ?? (device == nil && FieldOfViewOption.isRecording(input) ? .auto : nil)
-        switch fovChoice {
-        case .degrees(let degrees): configuration.camera = .horizontalFOV(degrees)
-        case .auto: configuration.camera = .estimated
-        case nil: configuration.camera = .unknownWebcam
-        }
+        // Files: estimated from a pre-scan unless --camera or --fov is given; cameras and the demo: those or the webcam default.
+        configuration.camera = try cameraOptions.choice(input: input)
         configuration.occlusion = !noOcclusion
         configuration.lighting = LightingMode(rawValue: light) ?? .estimated
         configuration.overlay = items

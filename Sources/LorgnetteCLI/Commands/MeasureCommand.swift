@@ -55,11 +55,7 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "Metric scale: iris, card or camera.")
     var scale = "iris"
 
-    @Option(help: "Camera calibration: the project's JSON (fx, fy, cx, cy, optional k1, k2, p1, p2, k3, width, height) or an OpenCV FileStorage .yml/.json (camera_matrix, distortion_coefficients, image_width, image_height).")
-    var camera: String?
-
-    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
-    var fov: String?
+    @OptionGroup var cameraOptions: CameraOptions
 
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
@@ -101,10 +97,6 @@ struct MeasureCommand: ParsableCommand {
         if (device == nil) == input.isEmpty { throw ValidationError("give exactly one of --device PATH or --input FILE...") }
         try CaptureSizeOption.validate(size, appliesToCamera: device != nil)
         if ScaleMethod(rawValue: scale) == nil { throw ValidationError("--scale must be iris, card or camera") }
-        if let fov {
-            do { _ = try FieldOfViewOption(parsing: fov) } catch { throw ValidationError("\(error)") }
-        }
-        if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
         if minFrames < 1 { throw ValidationError("--min-frames must be at least 1") }
         for (name, value) in [("--max-angle", maxAngle ?? 10), ("--max-yaw", maxYaw), ("--max-pitch", maxPitch)] where !(value > 0 && value <= 45) {
             throw ValidationError("\(name) must be in (0, 45] degrees")
@@ -116,7 +108,7 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         try reportingErrors("measure") {
             try OutputSafety.refuseOverwritingInputs(outputs: [("--frames-json", framesJSON), ("--dump-eyes", dumpEyes)],
-                                                     inputs: input + [camera, meanFace])
+                                                     inputs: input + [cameraOptions.camera, meanFace])
             try measure()
         }
     }
@@ -179,7 +171,7 @@ struct MeasureCommand: ParsableCommand {
                     try measureStill(source, context, name: path)
                 } else {
                     needFrames = minFrames
-                    let estimates = !kind.isPhoto && camera == nil && (fov == nil || fov == "auto") && FieldOfViewOption.isRecording(path)
+                    let estimates = !kind.isPhoto && cameraOptions.estimatesForRecordings && FieldOfViewOption.isRecording(path)
                     let pipeline = try self.pipeline(context, stills: false, estimatesCamera: estimates)
                     if estimates {
                         // Recordings: the field of view from the face in the first frames (as track and live
@@ -205,11 +197,11 @@ struct MeasureCommand: ParsableCommand {
         configuration.tracker.smoothing = false
         configuration.tracker.maxFaces = 1
         configuration.keepsImage = dumpEyes != nil
-        if let camera {
+        if let camera = cameraOptions.camera {
             configuration.camera = .calibrationFile(camera)
         } else if estimatesCamera {
             configuration.camera = .estimated
-        } else if let degrees = c.estimatedFOV ?? fov.flatMap(Double.init) {
+        } else if let degrees = c.estimatedFOV ?? cameraOptions.degrees {
             configuration.camera = .horizontalFOV(degrees)
         }
         // The "still a face?" classifier, as live and track use it: without it a fit that slid onto the

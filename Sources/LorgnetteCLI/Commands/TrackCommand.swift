@@ -68,11 +68,7 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "Overlay items on --output, comma-separated: landmarks, pose, box, pupils, fps (or none).")
     var overlay = "landmarks,pose,box,fps"
 
-    @Option(help: "Camera calibration JSON file.")
-    var camera: String?
-
-    @Option(help: ArgumentHelp(FieldOfViewOption.help, valueName: "degrees|auto"))
-    var fov: String?
+    @OptionGroup var cameraOptions: CameraOptions
 
     @Flag(name: .customLong("no-smoothing"), help: "Report raw per-frame landmarks and pose.")
     var noSmoothing = false
@@ -121,8 +117,6 @@ struct TrackCommand: ParsableCommand {
         if (input == nil) == (device == nil) { throw ValidationError("give exactly one of --input FILE or --device PATH") }
         try CaptureSizeOption.validate(size, appliesToCamera: device != nil)
         if output == nil && json == nil { throw ValidationError("give --output and/or --json") }
-        if let fov { do { _ = try FieldOfViewOption(parsing: fov) } catch let e as CLIError { throw ValidationError(e.description) } }
-        if camera != nil && fov != nil { throw ValidationError("give --camera or --fov, not both") }
         for v in [landmarkMinCutoff, rotationMinCutoff, translationMinCutoff, depthMinCutoff] where !(v > 0 && v.isFinite) { throw ValidationError("cutoffs must be positive") }
         for v in [landmarkBeta, poseBeta] where !(v >= 0 && v.isFinite) { throw ValidationError("betas must be non-negative") }
         if !(0...1).contains(lossConfidence) { throw ValidationError("--loss-confidence must be in 0...1") }
@@ -142,7 +136,7 @@ struct TrackCommand: ParsableCommand {
         try reportingErrors("track") {
             try OutputSafety.refuseOverwritingInputs(
                 outputs: [("--output", output), ("--json", json)],
-                inputs: [input, camera, landmarkModel, detectorModel, meanFace, confidenceModel])
+                inputs: [input, cameraOptions.camera, landmarkModel, detectorModel, meanFace, confidenceModel])
             try track()
         }
     }
@@ -183,15 +177,7 @@ struct TrackCommand: ParsableCommand {
         configuration.lightIntervalSeconds = 0
         // Files: the field of view from a pre-scan of a second opening, so the pose never jumps
         // mid-stream; a device with --fov auto is scanned on its own first frames.
-        if let camera {
-            configuration.camera = .calibrationFile(camera)
-        } else {
-            switch try fov.map({ try FieldOfViewOption(parsing: $0) }) ?? (FieldOfViewOption.isRecording(input) ? .auto : nil) {
-            case .degrees(let degrees): configuration.camera = .horizontalFOV(degrees)
-            case .auto: configuration.camera = .estimated
-            case nil: configuration.camera = .unknownWebcam
-            }
-        }
+        configuration.camera = try cameraOptions.choice(input: input)
         return configuration
     }
 
@@ -252,7 +238,7 @@ struct TrackCommand: ParsableCommand {
             if !out.anchors.isEmpty { withFace += 1 }
 
             if let jsonHandle {
-                let lights = Dictionary(out.lights.map { ($0.faceID, $0.estimate) }, uniquingKeysWith: { _, last in last })
+                let lights = LightTracker.byFace(out.lights)
                 do { try jsonHandle.write(Self.jsonLine(frame: index, time: out.time, anchors: out.anchors, lights: lights) + "\n") } catch is OutputFile.ReaderClosed { index += 1; readerClosed = true; break }
             }
             if let output {
