@@ -18,7 +18,7 @@ final class LivePreview {
     let url: String
 
     /// Starts serving on `address` (`HOST:PORT`, port 0 = any free port).
-    init(address: String, maxClients: Int, pipeline: TryOnPipeline, frameWidthOverrideMM: Float?) throws {
+    init(address: String, maxClients: Int, pipeline: FramePipeline, frameWidthOverrideMM: Float?) throws {
         let (host, port) = try PreviewConfiguration.parse(address)
         let library = try PipelineFactory.glassesLibrary(frameWidthOverrideMM: frameWidthOverrideMM)
         let control = LivePreviewControl(library: library, pipeline: pipeline)
@@ -27,7 +27,7 @@ final class LivePreview {
         url = "http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/"
     }
 
-    func publish(_ output: PipelineOutput, pipeline: TryOnPipeline) {
+    func publish(_ output: PipelineOutput, pipeline: FramePipeline) {
         let faces = output.anchors.map { a in
             EngineState.Face(id: a.id, state: "\(a.state)", pitch: a.rotationDegrees.x, yaw: a.rotationDegrees.y,
                              roll: a.rotationDegrees.z, distanceMM: a.translationMM.z)
@@ -65,12 +65,12 @@ final class LivePreview {
 final class LivePreviewControl: PreviewControl, @unchecked Sendable {
     let frames: [PreviewFrame]
     private let library: GlassesLibrary
-    private let pipeline: TryOnPipeline
+    private let pipeline: FramePipeline
     private let lock = NSLock()
     private let renderer = SceneRenderer()
     static let thumbnailSize = (width: 304, height: 152)
 
-    init(library: GlassesLibrary, pipeline: TryOnPipeline) {
+    init(library: GlassesLibrary, pipeline: FramePipeline) {
         self.library = library
         self.pipeline = pipeline
         frames = (library.catalogue?.entries ?? []).map { entry in

@@ -12,7 +12,7 @@ import Pipeline
 import WebPCodec
 
 /// Composes the try-on pipeline from the bundled models and the C-backed codecs: the one place the
-/// CLI's `live`, `bench` and HTTP preview get a `TryOnPipeline` from.
+/// CLI's `live`, `bench` and HTTP preview get a `FramePipeline` from.
 enum PipelineFactory {
     /// The mesh loader with libjpeg-turbo and libpng behind its texture decoders and meshoptimizer
     /// behind its geometry decoders; files a model names stay inside its folder unless
@@ -53,7 +53,7 @@ enum PipelineFactory {
     /// and at the frame's edge. Without a confidence model in the configuration the bundled one is
     /// used when `defaultConfidenceModel`.
     static func makePipeline(glasses: FittedGlasses?, face: MeanFace, configuration: PipelineConfiguration, stills: Bool = false,
-                             models: TrackingModels? = nil, defaultConfidenceModel: Bool = true) throws -> TryOnPipeline {
+                             models: TrackingModels? = nil, defaultConfidenceModel: Bool = true) throws -> FramePipeline {
         let models = try models ?? TrackingModels()
         let detector: any FaceDetector = stills ? PhotoFaceDetector(model: models.detector) : HOGFaceDetector(model: models.detector)
         var configuration = configuration
@@ -61,7 +61,7 @@ enum PipelineFactory {
             // Loss by the "still a face?" classifier; a model trained for another landmark model is ignored by the tracker.
             configuration.tracker.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
-        return TryOnPipeline(face: face, detector: detector, landmarks: models.cascade, glasses: glasses,
+        return FramePipeline(face: face, detector: detector, landmarks: models.cascade, glasses: glasses,
                              decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
     }
 }

@@ -9,7 +9,7 @@ public enum CameraChoice: Sendable, Equatable {
     case horizontalFOV(Double)
     /// A calibration (e.g. `--camera FILE`), rescaled to the stream when its size differs.
     case calibrated(CameraIntrinsics)
-    /// Estimated from the face in the first frames (`TryOnPipeline.estimateCamera(from:)`, a pre-scan of
+    /// Estimated from the face in the first frames (`FramePipeline.estimateCamera(from:)`, a pre-scan of
     /// the recording before it is played). Until an estimate is made, or when none could be, it is the
     /// unknown-webcam default.
     case estimated

@@ -2,7 +2,7 @@ import Annotation
 import Compositor
 import FaceTracking
 
-/// How `TryOnPipeline` treats each frame. Plain values, so commands build it from their flags.
+/// How `FramePipeline` treats each frame. Plain values, so commands build it from their flags.
 public struct PipelineConfiguration: Sendable {
     public var camera: CameraChoice = .unknownWebcam
     public var tracker = FaceTrackerConfiguration()

@@ -1,4 +1,4 @@
-/// Which stages `TryOnPipeline.process` runs.
+/// Which stages `FramePipeline.process` runs.
 public enum PipelineMode: Sendable, Equatable {
     /// Every stage: decode RGB, track, light, render the glasses, annotate, encode (`live`).
     case tryOn
@@ -9,6 +9,6 @@ public enum PipelineMode: Sendable, Equatable {
     /// measured from colour, and the overlay is drawn and encoded when `encodesJPEG`.
     case trackingOnly
     /// Measurement (`measure`): gray frames, the largest face measured into the caller's
-    /// `MeasurementSession` (`TryOnPipeline.measurementSession`); nothing drawn.
+    /// `MeasurementSession` (`FramePipeline.measurementSession`); nothing drawn.
     case metrics
 }

@@ -20,7 +20,7 @@ struct BenchCommandTests {
         func stages(_ path: String) -> [String] {
             ((run[path] as? [String: Any])?["stages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         }
-        // Both paths are the same TryOnPipeline: the try-on renders and encodes, the tracking path does not.
+        // Both paths are the same FramePipeline: the try-on renders and encodes, the tracking path does not.
         #expect(Set(["decode", "track", "render", "encode"]).isSubset(of: Set(stages("tryOn"))), "\(stages("tryOn"))")
         #expect(stages("tracking").contains("track"))
         #expect(!stages("tracking").contains("render") && !stages("tracking").contains("encode"), "\(stages("tracking"))")

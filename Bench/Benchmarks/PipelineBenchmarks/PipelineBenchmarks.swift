@@ -1,5 +1,5 @@
 // The whole frame, as `lorgnette live`, `lorgnette bench` and the HTTP preview run it: the
-// TryOnPipeline facade on webcam-like JPEG frames (the demo camera, quality 85), its tracking-only
+// FramePipeline facade on webcam-like JPEG frames (the demo camera, quality 85), its tracking-only
 // mode, the try-on renderer with every catalogue frame on a tracked face, and the output sinks.
 // Allocations per frame come from the MallocInterposer (every thread, libjpeg's pools included).
 import Benchmark
@@ -62,10 +62,10 @@ let benchmarks: @Sendable () -> Void = {
     let detector = HOGFaceDetector(model: try! HOGFaceDetectorModel(contentsOfFile: modelPath("face-detector.fdet")))
     let firstGlasses = try! library.load(nil)
 
-    func pipeline(_ mode: PipelineMode) -> TryOnPipeline {
+    func pipeline(_ mode: PipelineMode) -> FramePipeline {
         var configuration = PipelineConfiguration()
         configuration.mode = mode
-        return TryOnPipeline(face: face, detector: detector, landmarks: cascade, glasses: firstGlasses,
+        return FramePipeline(face: face, detector: detector, landmarks: cascade, glasses: firstGlasses,
                              decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
     }
 

@@ -27,7 +27,7 @@ struct BenchDeviceResult: Codable {
         return s
     }
 
-    static func measure(device: String, width: Int, height: Int, frames: Int, warmup: Int, pipeline: TryOnPipeline) throws -> BenchDeviceResult {
+    static func measure(device: String, width: Int, height: Int, frames: Int, warmup: Int, pipeline: FramePipeline) throws -> BenchDeviceResult {
         let camera = try V4L2Camera(path: device, request: CaptureRequest(width: width, height: height, framesPerSecond: 30))
         defer { camera.close() }
         var latency: [Double] = [], process: [Double] = []

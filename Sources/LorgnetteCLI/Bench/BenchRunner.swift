@@ -13,7 +13,7 @@ struct BenchStage: Codable {
     var milliseconds: LatencySummary
 }
 
-/// How one path (the whole try-on, or tracking only) of `TryOnPipeline` did on a workload.
+/// How one path (the whole try-on, or tracking only) of `FramePipeline` did on a workload.
 struct BenchPathResult: Codable {
     /// Per stage, as `StageTimings` reports them (stages the path skips are left out).
     var stages: [BenchStage]
@@ -79,7 +79,7 @@ struct BenchRunResult: Codable {
 /// Runs the floor, the tracking path and the try-on path frame by frame, interleaved, so that all
 /// three see the same frames and the same machine load (a neighbour's burst hits all three alike).
 struct BenchRunner {
-    let makePipeline: (PipelineMode) throws -> TryOnPipeline
+    let makePipeline: (PipelineMode) throws -> FramePipeline
     let quality: Int
 
     func run(_ workload: BenchWorkload, frames: Int, warmup: Int) throws -> BenchRunResult {
@@ -148,7 +148,7 @@ struct PathRecorder {
     private var withFace = 0
     private var faceWidths: [Double] = []
 
-    mutating func measure(_ pipeline: TryOnPipeline, _ frame: Frame, record: Bool) throws {
+    mutating func measure(_ pipeline: FramePipeline, _ frame: Frame, record: Bool) throws {
         let a0 = lm_allocation_count()
         let c0 = BenchClock.threadCPUNanoseconds()
         let t0 = BenchClock.wallNanoseconds()

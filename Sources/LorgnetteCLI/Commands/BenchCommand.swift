@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Pipeline
 
-/// `lorgnette bench`: times the try-on pipeline (`TryOnPipeline`, the same facade `live` drives) and
+/// `lorgnette bench`: times the try-on pipeline (`FramePipeline`, the same facade `live` drives) and
 /// its tracking-only path on recorded frames, next to the JPEG decode+encode floor measured on the
 /// same frames in the same run, and next to peer trackers when they are installed.
 struct BenchCommand: ParsableCommand {

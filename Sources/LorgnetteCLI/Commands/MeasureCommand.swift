@@ -191,7 +191,7 @@ struct MeasureCommand: ParsableCommand {
 
     /// The pipeline's metrics mode for one photo or recording, feeding the run's session: unsmoothed,
     /// one face, the camera from --camera, the estimated or given field of view, or the webcam default.
-    private func pipeline(_ c: Context, stills: Bool, estimatesCamera: Bool = false) throws -> TryOnPipeline {
+    private func pipeline(_ c: Context, stills: Bool, estimatesCamera: Bool = false) throws -> FramePipeline {
         var configuration = PipelineConfiguration()
         configuration.mode = .metrics
         configuration.tracker.smoothing = false
@@ -213,7 +213,7 @@ struct MeasureCommand: ParsableCommand {
 
     /// One frame through the pipeline and the session: the largest tracked face's result, if any.
     @discardableResult
-    private func step(_ frame: Frame, _ pipeline: TryOnPipeline, _ c: Context) throws -> FrameResult? {
+    private func step(_ frame: Frame, _ pipeline: FramePipeline, _ c: Context) throws -> FrameResult? {
         let out = try pipeline.process(frame)
         return record(out, c)
     }
@@ -335,7 +335,7 @@ struct MeasureCommand: ParsableCommand {
         return lines
     }
 
-    private func measureVideo(_ source: FrameSource, _ pipeline: TryOnPipeline, name: String, _ c: Context) throws {
+    private func measureVideo(_ source: FrameSource, _ pipeline: FramePipeline, name: String, _ c: Context) throws {
         c.session.resetContinuity()
         var index = 0
         var badFrames = BadFrames(source: name, options: badFrameOptions)

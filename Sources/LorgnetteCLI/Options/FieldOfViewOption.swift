@@ -1,9 +1,6 @@
-import FaceTracking
 import Foundation
 import Inputs
 import Geometry
-import JPEGCodec
-import Media
 import PoseEstimation
 
 /// A `--fov` value: a horizontal field of view in degrees, or `auto` (estimated from the face in the first
@@ -31,14 +28,6 @@ enum FieldOfViewOption: Equatable {
             throw CLIError("--fov must be 'auto' or between 1 and 179 degrees, got '\(text)'")
         }
         self = .degrees(value)
-    }
-
-    /// Feeds `scan` up to `maxFrames` frames of `source` (until it has its frames with a face) and prints
-    /// the result, or the fallback, on stderr in one line. Nil when no face was found.
-    static func estimate(with scan: FieldOfViewScan, from source: FrameSource, maxFrames: Int = 150) throws -> FieldOfViewEstimate? {
-        let estimate = try scan.scan(source, decoder: TurboJPEGDecoder(), maxFrames: maxFrames)
-        report(estimate)
-        return estimate
     }
 
     /// The one stderr line about an estimate: the value and its basis, or the fallback.

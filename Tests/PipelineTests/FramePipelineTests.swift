@@ -26,10 +26,10 @@ private enum Bundle {
         return GlassesLibrary(catalogue: catalogue, loader: loader, face: face)
     }
 
-    static func pipeline(_ glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration = .init()) throws -> TryOnPipeline {
+    static func pipeline(_ glasses: FittedGlasses, face: MeanFace, configuration: PipelineConfiguration = .init()) throws -> FramePipeline {
         let cascade = try LandmarkCascade(contentsOf: path("landmarks.lmrk"))
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: path("face-detector.fdet")))
-        return TryOnPipeline(face: face, detector: detector, landmarks: cascade, glasses: glasses,
+        return FramePipeline(face: face, detector: detector, landmarks: cascade, glasses: glasses,
                              decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), configuration: configuration)
     }
 

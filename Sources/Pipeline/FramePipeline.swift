@@ -15,9 +15,10 @@ import Media
 import PoseEstimation
 import Synchronization
 
-/// The try-on pipeline for one stream: frame → decode → track → render the glasses on every face →
-/// annotate → encode. `live`, `bench` and the HTTP preview all drive this one type, so what they
-/// measure and show is the same code path.
+/// The one per-frame loop for a stream: frame → decode → luma → track → pupils → light → measure →
+/// render the glasses on every face → annotate → encode, the stages its `PipelineMode` needs.
+/// `live` and the HTTP preview (try-on), `track` and `bench` (tracking only) and `measure` (metrics)
+/// all drive this one type, so what they measure and show is the same code path.
 ///
 /// Buffers (decoded canvas, gray image) are reused across frames. The codecs are injected
 /// (`JPEGDecoding`/`JPEGEncoding`), so the pipeline never touches libjpeg itself.
@@ -25,7 +26,7 @@ import Synchronization
 /// Threading: `process` must be called from one thread at a time (the capture loop). `selectGlasses`
 /// and `glassesName` may be called from any thread (e.g. an HTTP handler); a new choice takes effect
 /// at the next frame.
-public final class TryOnPipeline: @unchecked Sendable {
+public final class FramePipeline: @unchecked Sendable {
     public let configuration: PipelineConfiguration
     public let face: MeanFace
     let detector: any FaceDetector
