@@ -18,10 +18,15 @@ let optimized: [SwiftSetting] = [
 // limits miss traps cleanly instead of reading or writing out of bounds, which is what -Ounchecked
 // made of it (issue 25). Same native CPU target. On: image headers and photo inputs (JPEGCodec,
 // PNGCodec, Inputs), meshes (Meshes; the texture sampler is @inlinable and runs with Rendering's
-// flags), HTTP (PreviewServer): Bench/ParserBenchmarks, HTTPBenchmarks and CodecBenchmarks measured
-// no slow-down. Not yet: Media (the MJPEG splitter measured 1.24-1.55x slower checked) and
-// ModelFormat (archive parse 1.20x), see Bench/README.md, "Checked parsers"; the model-file loaders in
-// Landmarks, FaceDetection, FaceTracking and FaceModel share modules with kernels. Kernels: `optimized`.
+// flags), HTTP (PreviewServer), media containers (Media: MJPEG splitter, AVI reader and writer) and
+// model files (ModelFormat). Bench/ParserBenchmarks, HTTPBenchmarks and CodecBenchmarks measured no
+// slow-down; Media's splitter and ModelFormat's checksum and tensor decoding first had their inner
+// loops rewritten over validated buffers (Bench/README.md, "Checked parsers"). The model loaders in
+// Landmarks, FaceDetection, FaceTracking (and FaceModel's mean-face reader, JSON through Foundation)
+// stay in their kernel modules: they read no bytes, only ModelArchive's tensors, whose value count is
+// the product of their shape and whose values are finite and bounded, checked in ModelFormat; each
+// compares every shape with the layout it expects, built from bounded metadata, before indexing.
+// Kernels: `optimized`.
 let checked: [SwiftSetting] = [
     .unsafeFlags(["-target-cpu", "native"], .when(configuration: .release)),
 ]
@@ -61,8 +66,8 @@ let package = Package(
 
         // Domain (pure Swift).
         .target(name: "Imaging", swiftSettings: optimized),
-        .target(name: "Media", dependencies: ["Imaging"], swiftSettings: optimized),
-        .target(name: "ModelFormat", swiftSettings: optimized),
+        .target(name: "Media", dependencies: ["Imaging"], swiftSettings: checked),
+        .target(name: "ModelFormat", swiftSettings: checked),
         .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: checked),
         .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),

@@ -67,6 +67,10 @@ public struct HOGFaceDetectorModel: Sendable {
     }
 
     /// Parses a detector file; throws `ModelArchiveError` naming the problem.
+    ///
+    /// The bytes are parsed by ModelArchive (ModelFormat, built with Swift's checks: each tensor
+    /// holds the product of its shape in finite values); this -Ounchecked module only indexes
+    /// tensors whose shapes it has compared with the window (at most 64 x 64 cells) first.
     public init(bytes: [UInt8]) throws {
         let a = try ModelArchive(bytes: bytes, expectedKind: Self.kind, supportedVersions: Self.version ... Self.version)
         func corrupt(_ detail: String) -> ModelArchiveError { .corrupt(kind: Self.kind, detail: detail) }

@@ -88,6 +88,9 @@ public struct TrackingConfidenceModel: Sendable {
                             tensors: ["weights": .init(shape: [weights.count], values: weights)])
     }
 
+    /// The file's bytes were parsed by ModelArchive (ModelFormat, built with Swift's checks); here the
+    /// weights are only checked for rank. `score` reads them beside the cascade's features, and the
+    /// tracker calls it only when `matches(_:)` has checked that the counts agree.
     public init(archive: ModelArchive) throws {
         let m = archive.metadata
         guard let threshold = m["threshold"].flatMap(Float.init), threshold > 0, threshold < 1 else {

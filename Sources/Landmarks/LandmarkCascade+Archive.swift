@@ -40,6 +40,12 @@ extension LandmarkCascade {
     }
 
     /// Rebuilds a cascade from a parsed archive, checking every tensor against the declared layout.
+    ///
+    /// This module is built -Ounchecked, so nothing here touches untrusted bytes: ModelFormat (built
+    /// with Swift's checks) has parsed the file and guarantees each tensor holds the product of its
+    /// shape in finite values. Every index below follows a shape comparison with a layout made of
+    /// bounded numbers: `n` is tied to `mean_shape`'s validated [n, 2], the descriptor length is at
+    /// most 8 x 8 x 32 (`DescriptorSpec(text:)`), so `featureCount` cannot overflow.
     public init(archive: ModelArchive) throws {
         let m = archive.metadata
         guard let n = m["landmarks"].flatMap(Int.init), n > 0 else { throw LandmarkModelError("landmark model: missing or bad 'landmarks' count") }

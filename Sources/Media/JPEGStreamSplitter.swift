@@ -112,23 +112,16 @@ final class JPEGStreamSplitter {
     }
 
     /// The offset of the first real marker after a scan header: skips `FF 00`, `FF D0-D7` and fill bytes.
+    /// The bytes are walked by `StreamWindow.scanEntropyCodedData`, one loaded block at a time.
     private func skipEntropyCodedData(from start: Int, soi: Int) throws -> Int? {
         var p = start
         while true {
             if p - soi > Self.maxFrameBytes { return p }
-            guard try window.ensure(p, keepFrom: soi) else { return nil }
-            guard let ff = window.firstIndex(of: 0xFF, from: p) else {
-                p = window.end
-                continue
-            }
-            guard try window.ensure(ff + 1, keepFrom: soi) else { return nil }
-            let b = window[ff + 1]
-            if b == 0x00 || (0xD0...0xD7).contains(b) {
-                p = ff + 2
-            } else if b == 0xFF {
-                p = ff + 1
-            } else {
-                return ff
+            // Two bytes from `p`: an FF and the byte that says what it is.
+            guard try window.ensure(p + 1, keepFrom: soi) else { return nil }
+            switch window.scanEntropyCodedData(from: p, stopPast: soi + Self.maxFrameBytes) {
+            case .stop(let at): return at
+            case .needMore(let resumeAt): p = resumeAt
             }
         }
     }

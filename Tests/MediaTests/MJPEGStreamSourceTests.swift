@@ -81,6 +81,22 @@ struct MJPEGStreamSourceTests {
         #expect(source.issues.isEmpty, "\(source.issues)")
     }
 
+    @Test("an FF, stuffed or a restart marker, that is the last byte of a read block is paired with the next block's first byte")
+    func entropyCodedMarkerAcrossReadBlocks() throws {
+        let frame: [UInt8] = [0xFF, 0xD8,
+                              0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00,
+                              0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56, 0xFF, 0xD1, 0xFF, 0xFF, 0xD9]
+        // The window reads 1 MiB blocks: junk before the frame puts each byte of its scan, in turn,
+        // at the block's last offset (the scan's FFs are at 13, 16, 19, 21, 22; its EOI at 22-23).
+        for k in 12..<frame.count {
+            let junk = [UInt8](repeating: 0, count: (1 << 20) - 1 - k)
+            let source = try open(junk + frame + frame, name: "entropyCodedMarkerAcrossReadBlocks-\(k)")
+            let got = try TestMedia.drain(source)
+            #expect(got == [frame, frame], "scan byte \(k) at the block's end")
+            #expect(source.issues.count == 1 && source.issues.first?.contains("junk") == true, "\(source.issues)")
+        }
+    }
+
     @Test("a truncated last frame is reported, not delivered")
     func truncatedLastFrame() throws {
         let frames = try TestMedia.frames(3)

@@ -55,4 +55,31 @@ import Testing
     @Test func crcMatchesTheStandardCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
     }
+
+    /// The eight-bytes-a-step checksum against the textbook bit-by-bit definition, for every length
+    /// and start offset around the eight-byte steps, through each entry point (array, slice, raw buffer).
+    @Test func crcEqualsTheBitwiseDefinitionAtEveryLengthAndOffset() {
+        func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return c ^ 0xFFFF_FFFF
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bytes = (0..<4200).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for start in 0..<9 {
+            for length in [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 64, 100, 4096 + 3] {
+                let slice = bytes[start..<(start + length)]
+                let expected = bitwise(slice)
+                #expect(CRC32.checksum(slice) == expected, "start \(start), length \(length)")
+                #expect(CRC32.checksum(Array(slice)) == expected)
+                #expect(Array(slice).withUnsafeBytes { CRC32.checksum($0) } == expected)
+            }
+        }
+    }
 }
