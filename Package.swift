@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "FaceModelTraining", dependencies: ["FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
         // Evaluation of the facial metrics (offline, `lorgnette eval coverage`, tests): the synthetic head
         // with known PD and iris, people drawn from the population, webcam degradations, band coverage.
-        .target(name: "MetricsEvaluation", dependencies: ["FacialMetrics", "FaceTracking", "FaceDetection", "Landmarks", "PoseEstimation", "FaceModel", "Geometry", "Imaging", "Meshes", "Rendering"], swiftSettings: optimized),
+        .target(name: "MetricsEvaluation", dependencies: ["Anchors", "FacialMetrics", "FaceTracking", "FaceDetection", "Landmarks", "PoseEstimation", "FaceModel", "Geometry", "Imaging", "Meshes", "Rendering"], swiftSettings: optimized),
 
         // Live preview in the browser: MJPEG stream, status, frame switching over Hummingbird 2.
         .target(name: "PreviewServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")], swiftSettings: checked),

@@ -23,6 +23,10 @@ public struct BandCoverageTrial: Sendable {
     public var refusal: String?
     public var trackedYawDegrees = Double.nan
     public var trackedPitchDegrees = Double.nan
+    /// The fitted iris diameters (pixels, image-left eye first) against the rendered ones (the disc
+    /// faces the camera, so f · diameter / depth): a diagnostic of the iris method's bias.
+    public var irisPx: [Double] = []
+    public var irisTruthPx: [Double] = []
 
     public var measured: Bool { pdFar != nil }
     public var error: Double? { pdFar.map { $0.value - person.farPD } }
@@ -106,6 +110,9 @@ public final class BandCoverageRunner {
         let r = session.process(image, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace)
         trial.trackedYawDegrees = r.yawDegrees
         trial.trackedPitchDegrees = r.pitchDegrees
+        let pose = shot.cameraFromFace
+        trial.irisPx = r.eyes.map { $0.irisDiameterPx ?? .nan }
+        trial.irisTruthPx = head.pupils(cameraFromFace: pose).map { camera.fx * person.irisDiameter / pose.apply($0).z }
         guard r.accepted, let report = session.report() else {
             trial.refusal = (r.rejections.map(\.rawValue) + [r.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
             return trial

@@ -7,15 +7,17 @@ import MetricsEvaluation
 import Testing
 
 /// Issue 24 item 2, the reduced CI version of `lorgnette eval coverage` (which runs ≥ 200 trials per
-/// method in release, see the FacialMetrics README): a few trials per method, checked by the RMS of
-/// the standardised errors, which a wrong band moves far sooner than it moves a coverage fraction
-/// (a band that leaves out the iris spread reads ≈ 2–3, one twice too wide ≈ 0.5).
+/// method in release, see the FacialMetrics README): the sweep's first 8 trials per method at its
+/// 1280x720, checked by the RMS of the errors in units of the band's SD, which a wrong band moves far
+/// sooner than it moves a coverage fraction: on these trials 0.65 (camera), 1.42 (card) and ≈ 1.2
+/// (iris); leaving out the iris population's 3.4 %, the head size's 4 % or the card stand-off's
+/// 4 mm gives ≈ 3, 5 and 2.5.
 ///
 /// Nested in the serialized ground-truth suite: the detector and cascade are shared (`Fixtures`).
 extension GroundTruthTests {
 @Suite("Band coverage (synthetic population, reduced)")
 struct BandCoverageTests {
-    static let trials = 10
+    static let trials = 8
 
     /// A runner on a head of its own (the trials change its PD, iris and size; the other suites'
     /// cached head stays the default person).
@@ -24,7 +26,7 @@ struct BandCoverageTests {
         let pl = try #require(Fixtures.landmarks(GrayImage(luma: photo)))
         let encoder = TurboJPEGEncoder(), decoder = TurboJPEGDecoder()
         let r = BandCoverageRunner(head: SyntheticHead(face: face, photo: photo, photoLandmarks: pl), detector: Fixtures.detector!,
-                                   landmarkModel: Fixtures.cascade!, width: 640, height: 480, seed: 24) { rgb, quality in
+                                   landmarkModel: Fixtures.cascade!, width: 1280, height: 720, seed: 24) { rgb, quality in
             guard let bytes = try? encoder.encode(rgb, quality: quality), let back = try? decoder.decodeRGB(bytes, scale: .full) else { return rgb }
             return back
         }
@@ -40,9 +42,8 @@ struct BandCoverageTests {
         let c = BandCoverage(method: method, trials: trials)
         print("band coverage (reduced) " + c.line)
         for t in trials where !t.measured { print("  trial \(t.index): \(t.refusal ?? "")") }
-        #expect(c.measured >= trials.count * 7 / 10, "measured \(c.measured) of \(trials.count)")
-        #expect(c.standardisedRMS >= 0.5 && c.standardisedRMS <= 1.6, "errors in band SDs: RMS \(c.standardisedRMS)")
-        #expect(c.covered >= c.measured - 2, "covered \(c.covered) of \(c.measured)")
+        #expect(c.measured >= trials.count - 2, "measured \(c.measured) of \(trials.count)")
+        #expect(c.standardisedRMS >= 0.4 && c.standardisedRMS <= 1.8, "errors in band SDs: RMS \(c.standardisedRMS)")
     }
 
     @Test("iris scale: errors match the band (iris drawn from the population)", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))

@@ -71,18 +71,23 @@ struct EvalCardCommand: ParsableCommand {
         let (source, _) = try MediaFactory.openSource(input)
         defer { source.close() }
         let sink = try output.map { try MJPEGFileSink(path: $0) }
-        let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder()
-        var composite = CardComposite(placement: placement, tiltDegrees: tilt)
-        var rng = SplitMix64Stream(seed: seed)
-        let gradient = SIMD2(rng.uniform(-0.15, 0.15), rng.uniform(-0.1, 0.1))
-        composite.albedo = [0.80, 0.85, 0.92]
-        var place: FaceTracker?, find: FaceTracker?
-        var previous: RigidTransform?
-        var rows = ["frame\tvisible\tdetected\tcorner_error_px\tfailure"]
+        let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder(), quality = self.quality
+        var configuration = FaceTrackerConfiguration()
+        configuration.confidenceModel = confidence
+        let footage = CardFootage(composite: CardComposite(placement: placement, tiltDegrees: tilt), faceDetector: detector, landmarkModel: cascade,
+                                  face: face, configuration: configuration, seed: seed,
+                                  encode: { (try? encoder.encode($0, quality: quality)) ?? [] },
+                                  decode: { try? decoder.decodeGray($0) })
+        footage.shutter = shutter
+        footage.noiseSD = noise
+        var rows = ["frame\tvisible\tdetected\tcorner_error_px\tfailure\tyaw\tpitch"]
         var visible = 0, detectedVisible = 0, within1 = 0, tilted = 0, drawn = 0, frames = 0, found = 0
+        // The same over the frames `measure` would look at (head inside its default angle gate).
+        let gate = FrameGate()
+        var gateVisible = 0, gateWithin1 = 0, gateTilted = 0
         var errors: [Double] = []
         while let frame = try source.nextFrame() {
-            var rgb: RGBImage
+            let rgb: RGBImage
             switch frame.payload {
             case .jpeg(let bytes): rgb = try decoder.decodeRGB(bytes, scale: .full)
             case .rgb(let image): rgb = image
@@ -90,51 +95,25 @@ struct EvalCardCommand: ParsableCommand {
             }
             let camera = fovDegrees.map { CameraIntrinsics(horizontalFOVDegrees: $0, width: rgb.width, height: rgb.height) }
                 ?? .defaultWebcam(width: rgb.width, height: rgb.height)
-            func tracker(smoothed: Bool) -> FaceTracker {
-                var config = FaceTrackerConfiguration()
-                config.smoothing = smoothed
-                config.maxFaces = 1
-                config.confidenceModel = confidence
-                return FaceTracker(detector: detector, landmarkModel: cascade, poseEstimator: FacePoseEstimator(face: face), camera: camera, configuration: config)
+            let r = footage.process(rgb, camera: camera, timestampSeconds: frame.timestampSeconds)
+            try sink?.write(jpeg: r.jpeg, timestampSeconds: frame.timestampSeconds)
+            if r.truth != nil { drawn += 1 }
+            var failure = r.detection == nil ? "no face" : ""
+            switch r.detection {
+            case .success?: found += 1
+            case .failure(let f)?:
+                failure = f.description
+                if case .tilted = f { tilted += 1 }
+            case nil: break
             }
-            if place == nil { place = tracker(smoothed: true); find = tracker(smoothed: false) }
-            let original = GrayImage(luma: rgb)
-            var truth: [SIMD2<Double>]?
-            var isVisible = false
-            if let anchor = place!.process(original, timestampSeconds: frame.timestampSeconds).filter({ $0.state != .lost }).max(by: { $0.box.width < $1.box.width }) {
-                let pose = composite.cameraFromCard(cameraFromFace: anchor.cameraFromFace)
-                let exposure = Self.exposure(from: previous ?? pose, to: pose, shutter: shutter)
-                composite.draw(into: &rgb, exposure: exposure, camera: camera,
-                               brightness: Self.brightness(original, landmarks: anchor.landmarks), gradient: gradient)
-                previous = pose
-                drawn += 1
-                truth = CardComposite.corners(cameraFromCard: pose, camera: camera)
-                isVisible = CardComposite.fullyVisible(cameraFromCard: pose, camera: camera)
-            } else {
-                previous = nil
+            let error = r.cornerError
+            let inGate = r.viewAngles.map { abs($0.yaw) < gate.maxYawDegrees && abs($0.pitch) < gate.maxPitchDegrees } ?? false
+            if inGate, case .failure(.tilted)? = r.detection { gateTilted += 1 }
+            if r.visible && inGate {
+                gateVisible += 1
+                if let error, error <= 1 { gateWithin1 += 1 }
             }
-            var degradation = CameraDegradation()
-            degradation.noiseSD = noise
-            degradation.noiseSeed = rng.next()
-            degradation.apply(to: &rgb)
-            let jpeg = try encoder.encode(rgb, quality: quality)
-            try sink?.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds)
-            // What `measure --scale card` sees: the compressed frame, tracked unsmoothed.
-            let seen = try decoder.decodeGray(jpeg, scale: .full)
-            var error: Double?, failure = ""
-            if let a = find!.process(seen, timestampSeconds: frame.timestampSeconds).filter({ $0.state != .lost }).max(by: { $0.box.width < $1.box.width }) {
-                switch CardDetector().detect(in: seen, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace, camera: camera) {
-                case .success(let card):
-                    found += 1
-                    if let truth { error = Self.cornerError(card.corners, truth) }
-                case .failure(let f):
-                    failure = f.description
-                    if case .tilted = f { tilted += 1 }
-                }
-            } else {
-                failure = "no face"
-            }
-            if isVisible {
+            if r.visible {
                 visible += 1
                 if let error {
                     detectedVisible += 1
@@ -142,7 +121,7 @@ struct EvalCardCommand: ParsableCommand {
                     if error <= 1 { within1 += 1 }
                 }
             }
-            rows.append("\(frames)\t\(isVisible ? 1 : 0)\t\(error != nil ? 1 : 0)\t\(error.map { String(format: "%.3f", $0) } ?? "")\t\(failure)")
+            rows.append("\(frames)\t\(r.visible ? 1 : 0)\t\(error != nil ? 1 : 0)\t\(error.map { String(format: "%.3f", $0) } ?? "")\t\(failure)\t\(r.viewAngles.map { String(format: "%.1f\t%.1f", $0.yaw, $0.pitch) } ?? "\t")")
             frames += 1
         }
         try sink?.finish()
@@ -151,38 +130,8 @@ struct EvalCardCommand: ParsableCommand {
         print(String(format: "%@: %d frames, card drawn on %d, fully visible on %d; card found on %d of those (%d frames in all), all four corners within 1 px on %d = %.1f %% of the visible frames; corner error (worst of four) median %.2f px, p95 %.2f px; rejected as tilted: %d frames",
                      input, frames, drawn, visible, detectedVisible, found, within1, visible > 0 ? 100 * Double(within1) / Double(visible) : .nan,
                      pct(0.5), pct(0.95), tilted))
+        print(String(format: "  inside measure's angle gate (|yaw| < %.0f°, |pitch| < %.0f°): fully visible on %d frames, all four corners within 1 px on %d = %.1f %%; rejected as tilted: %d",
+                     gate.maxYawDegrees, gate.maxPitchDegrees, gateVisible, gateWithin1, gateVisible > 0 ? 100 * Double(gateWithin1) / Double(gateVisible) : .nan, gateTilted))
         if let tsv { try (rows.joined(separator: "\n") + "\n").write(toFile: tsv, atomically: true, encoding: .utf8) }
-    }
-
-    /// The poses over the exposure: `shutter` of the frame interval ending halfway between... centred
-    /// on this frame's pose, the motion taken as the change since the last frame (7 samples).
-    static func exposure(from a: RigidTransform, to b: RigidTransform, shutter: Double) -> [RigidTransform] {
-        guard shutter > 0 else { return [b] }
-        let dr = (a.rotation.inverse * b.rotation).rotationVector, dt = b.translation - a.translation
-        return (0..<7).map { k in
-            let s = (Double(k) / 6 - 0.5) * shutter
-            return RigidTransform(rotation: b.rotation * Rotation(rotationVector: dr * s), translation: b.translation + dt * s)
-        }
-    }
-
-    /// The card's brightness from the forehead's light: a matte white-ish card reflects about twice
-    /// what skin does (skin albedo ≈ 0.4 in linear light), so the card is lit as the skin above the
-    /// brows is, scaled by 1 / 0.45.
-    static func brightness(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> Double {
-        let brows = (17...26).map { landmarks[$0] }
-        let x0 = Int(brows.map(\.x).min()!), x1 = Int(brows.map(\.x).max()!)
-        let y1 = Int(brows.map(\.y).min()!), eyeToBrow = Int(max(4, landmarks[27].y - Float(y1)))
-        let y0 = y1 - eyeToBrow
-        var sum = 0.0, n = 0
-        for y in max(0, y0)..<max(0, min(image.height, y1)) {
-            for x in max(0, x0)..<min(image.width, x1) { sum += SRGB.decode(Double(image[x, y]) / 255); n += 1 }
-        }
-        guard n > 0 else { return 0.8 }
-        return min(1.1, max(0.25, sum / Double(n) / 0.45))
-    }
-
-    /// The worst of the four corners' distances to the nearest drawn corner (pixels).
-    static func cornerError(_ found: [SIMD2<Double>], _ truth: [SIMD2<Double>]) -> Double {
-        found.map { f in truth.map { (($0 - f) * ($0 - f)).sum().squareRoot() }.min()! }.max() ?? .infinity
     }
 }

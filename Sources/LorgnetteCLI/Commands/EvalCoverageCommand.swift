@@ -66,7 +66,7 @@ struct EvalCoverageCommand: ParsableCommand {
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             runner.trackerConfiguration.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
-        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal"]
+        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal\tiris_px\tiris_truth_px"]
         for method in methods {
             var done: [BandCoverageTrial] = []
             let start = Date()
@@ -81,7 +81,8 @@ struct EvalCoverageCommand: ParsableCommand {
                              f(s.yawDegrees, 1), f(s.pitchDegrees, 1), f(s.distanceMM, 0), f(s.fovDegrees, 1), f(s.degradation.blurSigmaPx),
                              f(s.degradation.motionLengthPx), f(s.degradation.noiseSD), "\(s.jpegQuality)", f(t.trackedYawDegrees, 1),
                              f(t.trackedPitchDegrees, 1), f(t.pdFar?.value ?? .nan), f(t.pdFar?.ci95.0 ?? .nan), f(t.pdFar?.ci95.1 ?? .nan),
-                             t.covered.map { $0 ? "1" : "0" } ?? "", t.refusal ?? ""].joined(separator: "\t"))
+                             t.covered.map { $0 ? "1" : "0" } ?? "", t.refusal ?? "",
+                             t.irisPx.map { f($0) }.joined(separator: ","), t.irisTruthPx.map { f($0) }.joined(separator: ",")].joined(separator: "\t"))
             }
             let c = BandCoverage(method: method, trials: done)
             print(c.line + String(format: " [%.1f s]", Date().timeIntervalSince(start)))
