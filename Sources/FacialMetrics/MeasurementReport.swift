@@ -21,6 +21,12 @@ public struct MeasurementReport: Sendable {
     /// (mean-face) units, before it is taken to be 11.7 mm (nil otherwise).
     public var sessionIris: MetricSummary?
 
+    /// One frame's iris-diameter fit, relative 1 SD: the spread of the per-frame fits on the dev clips
+    /// d18 and face1 (README, "scale per frame"; 1.7 % against the rendered iris on sharp synthetic
+    /// heads, `lorgnette eval coverage --sharp`). Used as the floor of the session's iris estimate
+    /// below 5 frames, where the frames' own SD is no estimate (issue 24: a one-photo iris band had none).
+    public static let irisFitRelativeSD = 0.016
+
     /// Depth uncertainty (1 SD, mm) of the face-contour points behind the pupils.
     public static let contourDepthSDMM = 8.0
 
@@ -44,7 +50,10 @@ public struct MeasurementReport: Sendable {
             guard let iris = MetricSummary.aggregate(scratch, count: count, relativeSD: 0, noiseFloorSD: 0), iris.value > 0 else { return nil }
             let factor = OcularConstants.irisDiameterMM / iris.value
             let population = OcularConstants.irisDiameterSDMM / OcularConstants.irisDiameterMM
-            let estimate = iris.sd / iris.value / Double(iris.n).squareRoot()
+            // Below 5 frames the frames' own spread says little (one photo: none), so each frame's iris
+            // fit counts with at least the spread measured over frames of the dev clips (1.6 %).
+            let perFrame = iris.n < 5 ? max(iris.sd / iris.value, Self.irisFitRelativeSD) : iris.sd / iris.value
+            let estimate = perFrame / Double(iris.n).squareRoot()
             self.init(aggregating: method, count: count, scratch: scratch, sessionIris: iris) { i in
                 var m = measurement(i).rescaled(by: factor)
                 m.method = .iris

@@ -3,6 +3,7 @@ import FaceTracking
 import FacialMetrics
 import Foundation
 import Geometry
+import MetricsEvaluation
 import Imaging
 import PNGCodec
 import PoseEstimation

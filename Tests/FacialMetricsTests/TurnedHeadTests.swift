@@ -2,6 +2,7 @@ import FaceModel
 import FacialMetrics
 import Foundation
 import Geometry
+import MetricsEvaluation
 import Rendering
 import Testing
 

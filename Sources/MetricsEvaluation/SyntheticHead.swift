@@ -1,76 +1,36 @@
-import FaceDetection
 import FaceModel
 import FacialMetrics
 import Foundation
 import Geometry
 import Imaging
-import JPEGCodec
-import Landmarks
-import Media
 import Meshes
 import Rendering
-
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// Thin-plate spline R² → R (Bookstein 1989), slightly regularised.
-struct ThinPlateSpline {
-    let centres: [SIMD2<Double>]
-    let w: [Double]
-    let a: (Double, Double, Double)
-
-    static func u(_ r2: Double) -> Double { r2 > 0 ? 0.5 * r2 * log(r2) : 0 }
-
-    init(centres: [SIMD2<Double>], values: [Double], lambda: Double = 1e-2) {
-        let n = centres.count
-        var m = [[Double]](repeating: [Double](repeating: 0, count: n + 4), count: n + 3)
-        for i in 0..<n {
-            for j in 0..<n {
-                let d = centres[i] - centres[j]
-                m[i][j] = Self.u((d * d).sum()) + (i == j ? lambda : 0)
-            }
-            m[i][n] = 1; m[i][n + 1] = centres[i].x; m[i][n + 2] = centres[i].y
-            m[n][i] = 1; m[n + 1][i] = centres[i].x; m[n + 2][i] = centres[i].y
-            m[i][n + 3] = values[i]
-        }
-        let size = n + 3
-        for c in 0..<size {
-            let p = (c..<size).max { abs(m[$0][c]) < abs(m[$1][c]) }!
-            m.swapAt(c, p)
-            for r in 0..<size where r != c {
-                let f = m[r][c] / m[c][c]
-                if f != 0 { for k in c...size { m[r][k] -= f * m[c][k] } }
-            }
-        }
-        let s = (0..<size).map { m[$0][size] / m[$0][$0] }
-        self.centres = centres
-        self.w = Array(s[0..<n])
-        self.a = (s[n], s[n + 1], s[n + 2])
-    }
-
-    func callAsFunction(_ p: SIMD2<Double>) -> Double {
-        var v = a.0 + a.1 * p.x + a.2 * p.y
-        for i in centres.indices {
-            let d = p - centres[i]
-            v += w[i] * Self.u((d * d).sum())
-        }
-        return v
-    }
-}
 
 /// A synthetic head for ground truth: the mean face's shape as a height field, textured with the
 /// bundled public-domain portrait (warped so its landmarks land on the mean face's), synthetic eyes
 /// (white sclera in the eye opening, an iris disc of known diameter clipped by the lids, a black
 /// pupil) turning about rotation centres a known distance apart to fixate the camera, and
 /// optionally an ID-1 card flat on the forehead. Face frame as `MeanFace` (mm).
-final class SyntheticHead {
-    let face: MeanFace
-    var farPD: Double
-    var irisDiameter: Double
+///
+/// A person of the population (issue 24, `SyntheticPerson`) changes three things the measurement
+/// must not know: `faceScale` scales the skin and the eye openings about the face origin (a head
+/// larger than the mean face; the camera method cannot tell it from a nearer one), `farPD` and
+/// `irisDiameter` are the eyes' own, and `cardStandOffDeltaMM` moves the forehead card further in
+/// front of the pupils than the scaled mean face puts it (a brow that sticks out more, a card not
+/// pressed flat). The card is drawn over the skin (its depth test cleared), so a card moved back
+/// sinks into no forehead. Not thread-safe (the renderer's buffers are reused); one head per thread.
+public final class SyntheticHead {
+    public let face: MeanFace
+    public var farPD: Double
+    public var irisDiameter: Double
+    public var faceScale = 1.0
+    public var cardStandOffDeltaMM = 0.0
     let head: RenderableMesh
     let card: RenderableMesh
-    static let cardCentre = SIMD3<Double>(0, -53.5, -14.7)
+    /// The card's centre on the mean face (mm), before `faceScale` and `cardStandOffDeltaMM`.
+    public static let cardCentre = SIMD3<Double>(0, -53.5, -14.7)
 
-    init(face: MeanFace, photo: RGBImage, photoLandmarks: [SIMD2<Float>], farPD: Double = 62, irisDiameter: Double = 11.7) {
+    public init(face: MeanFace, photo: RGBImage, photoLandmarks: [SIMD2<Float>], farPD: Double = 62, irisDiameter: Double = 11.7) {
         self.face = face
         self.farPD = farPD
         self.irisDiameter = irisDiameter
@@ -78,32 +38,37 @@ final class SyntheticHead {
         card = RenderableMesh(Self.cardMesh())
     }
 
+    /// This person's card centre in the face frame (mm).
+    public var cardCentre: SIMD3<Double> {
+        Self.cardCentre * faceScale - SIMD3(0, 0, cardStandOffDeltaMM)
+    }
+
     /// Rotation centres in the face frame: behind the pupil plane so that a pupil looking straight
     /// ahead sits 0.6 mm in front of the sclera plane (z = 0).
-    var rotationCentres: [SIMD3<Double>] {
+    public var rotationCentres: [SIMD3<Double>] {
         let r = EyeRotationModel().pupilToRotationCentreMM
         return [SIMD3(-farPD / 2, 0, r - 0.6), SIMD3(farPD / 2, 0, r - 0.6)]
     }
 
     /// Pupils (face frame) fixating the camera.
-    func pupils(cameraFromFace: RigidTransform) -> [SIMD3<Double>] {
+    public func pupils(cameraFromFace: RigidTransform) -> [SIMD3<Double>] {
         let cameraInFace = cameraFromFace.inverse.translation
         return EyeRotationModel().pupils(centres: rotationCentres, fixating: cameraInFace)
     }
 
     /// Truth near PD (along the face's x axis) and far PD.
-    func truth(cameraFromFace: RigidTransform) -> (near: Double, far: Double) {
+    public func truth(cameraFromFace: RigidTransform) -> (near: Double, far: Double) {
         let p = pupils(cameraFromFace: cameraFromFace)
         return (abs(p[1].x - p[0].x), farPD)
     }
 
-    static func transform(_ t: RigidTransform) -> Transform3D {
+    static func transform(_ t: RigidTransform, scale: Double = 1) -> Transform3D {
         let m = t.rotation.matrix
         func f(_ v: SIMD3<Double>) -> SIMD3<Float> { SIMD3(Float(v.x), Float(v.y), Float(v.z)) }
-        return Transform3D(columns: f(m.c0), f(m.c1), f(m.c2), translation: f(t.translation))
+        return Transform3D(columns: f(m.c0 * scale), f(m.c1 * scale), f(m.c2 * scale), translation: f(t.translation))
     }
 
-    func render(cameraFromFace: RigidTransform, camera: CameraIntrinsics, lighting: Lighting = .studio, withCard: Bool = false) -> RGBImage {
+    public func render(cameraFromFace: RigidTransform, camera: CameraIntrinsics, lighting: Lighting = .studio, withCard: Bool = false) -> RGBImage {
         var image = RGBImage(width: camera.width, height: camera.height)
         for y in 0..<camera.height {
             let g = UInt8(150 - 60 * y / camera.height)
@@ -114,9 +79,16 @@ final class SyntheticHead {
         let pin = PinholeCamera(fx: Float(camera.fx), fy: Float(camera.fy), cx: Float(camera.cx), cy: Float(camera.cy),
                                 width: camera.width, height: camera.height)
         let model = Self.transform(cameraFromFace)
-        renderer.draw(head, modelToWorld: model, camera: pin, into: &image)
+        renderer.draw(head, modelToWorld: Self.transform(cameraFromFace, scale: faceScale), camera: pin, into: &image)
         renderer.draw(RenderableMesh(eyeMesh(cameraFromFace: cameraFromFace)), modelToWorld: model, camera: pin, into: &image)
-        if withCard { renderer.draw(card, modelToWorld: model, camera: pin, into: &image) }
+        if withCard {
+            // Over the skin: the card touches the forehead, and a card moved back must not sink into it.
+            renderer.beginFrame(width: camera.width, height: camera.height)
+            let offset = cardCentre - Self.cardCentre
+            let placed = RigidTransform(rotation: cameraFromFace.rotation,
+                                        translation: cameraFromFace.translation + cameraFromFace.rotation.matrix * offset)
+            renderer.draw(card, modelToWorld: Self.transform(placed), camera: pin, into: &image)
+        }
         return image
     }
 
@@ -186,7 +158,7 @@ final class SyntheticHead {
         let cameraInFace = cameraFromFace.inverse.translation
         var prims: [MeshPrimitive] = []
         for e in 0..<2 {
-            let opening = (e == 0 ? Array(36...41) : Array(42...47)).map { SIMD3(face.landmarks[$0].x, face.landmarks[$0].y, 0) }
+            let opening = (e == 0 ? Array(36...41) : Array(42...47)).map { SIMD3(face.landmarks[$0].x * faceScale, face.landmarks[$0].y * faceScale, 0) }
             // Sclera fan.
             prims.append(Self.polygon(opening, material: 0, name: "sclera"))
             let toCamera = cameraInFace - pupils[e]
@@ -255,30 +227,5 @@ final class SyntheticHead {
             if out.isEmpty { break }
         }
         return out
-    }
-}
-
-/// The bundled models and the portrait, loaded once.
-enum Fixtures {
-    static let face: MeanFace? = try? MeanFace(contentsOf: repoRoot.appendingPathComponent("Models/mean-face.json").path)
-    nonisolated(unsafe) static let detector: HOGFaceDetector? = (try? HOGFaceDetectorModel(contentsOfFile: repoRoot.appendingPathComponent("Models/face-detector.fdet").path)).map { HOGFaceDetector(model: $0) }
-    nonisolated(unsafe) static let cascade: LandmarkCascade? = try? LandmarkCascade(contentsOf: repoRoot.appendingPathComponent("Models/landmarks.lmrk").path)
-    static let photo: RGBImage? = {
-        guard let data = FileManager.default.contents(atPath: repoRoot.appendingPathComponent("Models/demo/astronaut.jpg").path) else { return nil }
-        return try? TurboJPEGDecoder().decodeRGB([UInt8](data), scale: .full)
-    }()
-    static var available: Bool { face != nil && detector != nil && cascade != nil && photo != nil }
-
-    static func landmarks(_ image: GrayImage) -> [SIMD2<Float>]? {
-        guard let detector, let cascade, let box = detector.detect(in: image).max(by: { $0.width < $1.width }) else { return nil }
-        return cascade.landmarks(in: image, box: box)
-    }
-
-    nonisolated(unsafe) static var cachedHead: SyntheticHead?
-    static func head() -> SyntheticHead? {
-        if let cachedHead { return cachedHead }
-        guard let face, let photo, let pl = landmarks(GrayImage(luma: photo)) else { return nil }
-        cachedHead = SyntheticHead(face: face, photo: photo, photoLandmarks: pl)
-        return cachedHead
     }
 }
