@@ -161,6 +161,7 @@ public final class LandmarkTrainer {
             var stage: CascadeStage
             var ridges: [Float] = [], ranks: [Int] = [], scores: [(ridge: Float, error: Float)] = []
             var route = [Int](repeating: 0, count: count)   // which map moves each sample (the run-time rule)
+            var crossMoves: [(rows: [Int], increments: Matrix)] = []
             if o.yawDomains > 1 && k >= o.yawFromStage {
                 let yaw = shapes.map { cascade.yawIndex(of: $0, transform: cascade.referenceTransform(for: $0)) }
                 let yawA = rowsA.map { yaw[$0] }.sorted()
@@ -169,13 +170,21 @@ public final class LandmarkTrainer {
                 let sd = (yawA.reduce(0) { $0 + ($1 - meanA) * ($1 - meanA) } / Float(yawA.count)).squareRoot()
                 let margin = o.yawOverlap * sd
                 for i in 0..<count { route[i] = YawDomains.domain(forYaw: yaw[i], bounds: bounds) }
+                // With `yawPrior`, the global map of this stage is what each domain's ridge pulls towards.
+                var prior: Matrix?
+                if o.yawPrior {
+                    let global = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
+                    prior = global.full
+                    log(String(format: "  global map: ridge %.4g", global.ridge))
+                }
                 var maps: [CascadeStage] = []
                 for d in 0..<o.yawDomains {
                     let lo = d == 0 ? -Float.infinity : bounds[d - 1] - margin
                     let hi = d == o.yawDomains - 1 ? Float.infinity : bounds[d] + margin
                     let fitRows = rowsA.filter { yaw[$0] >= lo && yaw[$0] <= hi }
                     let judgeRows = rowsB.filter { route[$0] == d }
-                    let fit = try Self.fitMap(x: x, y: y, fitRows: fitRows, judgeRows: judgeRows, stride: stride, options: o)
+                    let fit = try Self.fitMap(x: x, y: y, fitRows: fitRows, judgeRows: judgeRows, stride: stride, prior: prior,
+                                              ridgeCandidates: prior == nil ? nil : o.yawPriorCandidates, options: o)
                     maps.append(fit.stage); ridges.append(fit.ridge); ranks.append(fit.stage.rank)
                     if d == o.yawDomains / 2 { scores = fit.scores }
                     log(String(format: "  yaw domain %d (%.3f...%.3f): %d + %d samples, ridge %.4g, rank %d", d, lo, hi, fitRows.count, judgeRows.count, fit.ridge, fit.stage.rank))
@@ -184,13 +193,36 @@ public final class LandmarkTrainer {
             } else {
                 let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
                 stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores
+                if o.crossFit > 1 && k < stageCount - 1 {
+                    // Stacking-style cross-fitting: each group of training faces moves by a map fitted
+                    // without it, so the next stage learns from the residuals unseen faces will have.
+                    let trainRows = o.holdOut ? rowsA : Array(0..<count)
+                    let group = trainRows.map { Self.crossFitGroup(faces[sampleFace[$0]].name, groups: o.crossFit) }
+                    for g in 0..<o.crossFit {
+                        let fitRows = zip(trainRows, group).filter { $0.1 != g }.map(\.0)
+                        let moveRows = zip(trainRows, group).filter { $0.1 == g }.map(\.0)
+                        guard !fitRows.isEmpty, !moveRows.isEmpty else { continue }
+                        crossMoves.append((moveRows, try Self.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: fit.ridge, stage: fit.stage)))
+                    }
+                }
             }
             progress(TrainingProgress(fraction: (Double(k) + 0.9) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount): moving samples"))
             cascade.stages.append(stage)
 
-            // 6. Move every sample by what its (reduced) map predicts, exactly as at run time.
+            // 6. Move every sample by what its (reduced) map predicts, exactly as at run time (or, when
+            // cross-fitting, by the map fitted without its face).
+            var movedAlready = [Bool](repeating: false, count: count)
+            for (rows, increments) in crossMoves {
+                for (r, i) in rows.enumerated() {
+                    movedAlready[i] = true
+                    let tr = SimilarityTransform(a: frames[i].x, b: frames[i].y, tx: 0, ty: 0)
+                    for j in 0..<n {
+                        shapes[i][j] += tr.applyLinear(SIMD2(increments[r, 2 * j], increments[r, 2 * j + 1]))
+                    }
+                }
+            }
             for (d, map) in stage.maps.enumerated() {
-                let rows = (0..<count).filter { route[$0] == d }
+                let rows = (0..<count).filter { route[$0] == d && !movedAlready[$0] }
                 guard !rows.isEmpty else { continue }
                 let xd = Self.gather(x, rows: rows)
                 let w = Matrix(rows: featureCount, cols: map.rank, values: map.weights)
@@ -267,6 +299,30 @@ public final class LandmarkTrainer {
         return bucket >= fold * percent && bucket < (fold + 1) * percent
     }
 
+    /// Cross-fitting group (0..<groups) of a face, by a hash of its original name (a mirror with its original).
+    static func crossFitGroup(_ name: String, groups: Int) -> Int {
+        let base = name.hasSuffix("#mirror") ? String(name.dropLast(7)) : name
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int((h >> 23) % UInt64(groups))
+    }
+
+    /// The increments of `moveRows` predicted by a map fitted on `fitRows` alone (ridge `ridge` x the
+    /// mean Gram diagonal), projected onto `stage`'s output directions as the stage itself would be.
+    static func heldOutIncrements(x: Matrix, y: Matrix, fitRows: [Int], moveRows: [Int], ridge: Float, stage: CascadeStage) throws -> Matrix {
+        let featureCount = x.cols, outputs = y.cols
+        let xf = gather(x, rows: fitRows)
+        var gram = Matrix(rows: featureCount, cols: featureCount)
+        BLAS.accumulateGram(&gram, xf)
+        var cross = Matrix(rows: featureCount, cols: outputs)
+        BLAS.accumulateCross(&cross, xf, gather(y, rows: fitRows))
+        var diag: Float = 0
+        for i in 0..<featureCount { diag += gram[i, i] }
+        let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: ridge * diag / Float(featureCount), unpenalized: [featureCount - 1])
+        let basis = Matrix(rows: stage.rank, cols: outputs, values: stage.basis)
+        return BLAS.multiply(BLAS.multiply(BLAS.multiply(gather(x, rows: moveRows), w), basis, transposeB: true), basis)
+    }
+
     /// Rows `rows` of `m` as a new matrix.
     static func gather(_ m: Matrix, rows: [Int]) -> Matrix {
         var out = Matrix(rows: rows.count, cols: m.cols)
@@ -283,8 +339,13 @@ public final class LandmarkTrainer {
     /// One stage's linear map: ridge least squares on `fitRows` (plus `judgeRows` unless holding
     /// out), the ridge strength chosen by the error on `judgeRows`, truncated to its dominant output
     /// directions (reduced rank).
-    static func fitMap(x: Matrix, y: Matrix, fitRows: [Int], judgeRows: [Int], stride: Float,
-                       options o: LandmarkTrainingOptions) throws -> (stage: CascadeStage, ridge: Float, scores: [(ridge: Float, error: Float)]) {
+    ///
+    /// With a `prior` (a full-rank map, `features x outputs`) the ridge pulls the map towards it
+    /// rather than towards zero, `‖X W − Y‖² + λ ‖W − prior‖²`: a yaw domain's map then departs from
+    /// the global map only as far as its own samples support.
+    static func fitMap(x: Matrix, y: Matrix, fitRows: [Int], judgeRows: [Int], stride: Float, prior: Matrix? = nil, ridgeCandidates: [Float]? = nil,
+                       options o: LandmarkTrainingOptions) throws -> (stage: CascadeStage, ridge: Float, scores: [(ridge: Float, error: Float)], full: Matrix) {
+        let candidates = ridgeCandidates ?? o.ridgeCandidates
         let featureCount = x.cols, outputs = y.cols
         let xA = gather(x, rows: fitRows), yA = gather(y, rows: fitRows)
         let xB = gather(x, rows: judgeRows), yB = gather(y, rows: judgeRows)
@@ -298,13 +359,20 @@ public final class LandmarkTrainer {
             return d / Float(featureCount)
         }
         let bias: Set<Int> = [featureCount - 1]
+        func pulled(_ cross: Matrix, _ lambda: Float) -> Matrix {
+            guard let prior else { return cross }
+            var c = cross
+            for i in 0..<(featureCount - 1) { for j in 0..<outputs { c[i, j] += lambda * prior[i, j] } }
+            return c
+        }
 
         // Ridge strength by error on the judging rows.
         var scores: [(ridge: Float, error: Float)] = []
         var solved: [Float: Matrix] = [:]
         if xB.rows > 0 {
-            for r in o.ridgeCandidates {
-                let w = try RidgeRegression.solve(gram: gramA, cross: crossA, lambda: r * meanDiagonal(gramA), unpenalized: bias)
+            for r in candidates {
+                let lambda = r * meanDiagonal(gramA)
+                let w = try RidgeRegression.solve(gram: gramA, cross: pulled(crossA, lambda), lambda: lambda, unpenalized: bias)
                 let pred = BLAS.multiply(xB, w)
                 var e: Double = 0
                 for i in 0..<pred.values.count {
@@ -314,7 +382,7 @@ public final class LandmarkTrainer {
                 solved[r] = w
             }
         }
-        let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? o.ridgeCandidates[o.ridgeCandidates.count / 2]
+        let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? candidates[candidates.count / 2]
 
         // Final fit: all training rows, or fold A alone when the fold is held out.
         let w: Matrix
@@ -325,7 +393,8 @@ public final class LandmarkTrainer {
             BLAS.accumulateGram(&gram, xB)
             var cross = crossA
             BLAS.accumulateCross(&cross, xB, yB)
-            w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: ridge * meanDiagonal(gram), unpenalized: bias)
+            let lambda = ridge * meanDiagonal(gram)
+            w = try RidgeRegression.solve(gram: gram, cross: pulled(cross, lambda), lambda: lambda, unpenalized: bias)
         }
 
         // Reduced rank: keep the output directions that carry the fitted increments (of the rows fitted).
@@ -344,7 +413,7 @@ public final class LandmarkTrainer {
         var v = Matrix(rows: outputs, cols: rank)
         for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
         let wr = BLAS.multiply(w, v)
-        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), ridge, scores)
+        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), ridge, scores, w)
     }
 }
 

@@ -93,6 +93,12 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("yaw-overlap"), help: "Each yaw domain also learns from samples this many standard deviations of the yaw index beyond its bounds.")
     var yawOverlap: Float = 0.25
 
+    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking), so later stages learn from unseen-face residuals (1 = off; global stages only).")
+    var crossFit = 1
+
+    @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
+    var yawPrior = false
+
     @Option(name: .customLong("ridge-fold"), help: "Which fifth of the training faces (0-4, by name hash) chooses the ridge strengths; with --hold-out, the cross-validation fold.")
     var ridgeFold = 0
 
@@ -121,8 +127,8 @@ struct TrainLandmarksCommand: ParsableCommand {
         guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--strides must be positive numbers separated by commas")
         }
-        guard (1...8).contains(yawDomains), yawFromStage >= 1, yawOverlap >= 0, yawOverlap.isFinite, (0...4).contains(ridgeFold) else {
-            throw ValidationError("--yaw-domains must be 1...8, --yaw-from-stage ≥ 1, --yaw-overlap ≥ 0, --ridge-fold 0...4")
+        guard (1...8).contains(yawDomains), yawFromStage >= 1, yawOverlap >= 0, yawOverlap.isFinite, (0...4).contains(ridgeFold), (1...10).contains(crossFit) else {
+            throw ValidationError("--yaw-domains must be 1...8, --yaw-from-stage ≥ 1, --yaw-overlap ≥ 0, --ridge-fold 0...4, --cross-fit 1...10")
         }
         guard perturbations > 0, threads > 0, (0...perturbations).contains(widePerturbations), wideRotation >= 0, wideRotation <= 45, rotationJitter >= 0, rotationJitter <= 45, shapeFeatures >= 0, shapeFeatures.isFinite, maxRank > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
             throw ValidationError("--perturbations, --threads must be positive; --rotation-jitter, --wide-rotation 0...45; --wide-perturbations 0...perturbations; --shape-features ≥ 0; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
@@ -195,6 +201,8 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.yawDomains = yawDomains
         options.yawFromStage = yawFromStage - 1
         options.yawOverlap = yawOverlap
+        options.yawPrior = yawPrior
+        options.crossFit = crossFit
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
         let bar = ProgressBar()
