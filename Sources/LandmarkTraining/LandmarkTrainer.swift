@@ -193,7 +193,7 @@ public final class LandmarkTrainer {
             } else {
                 let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
                 stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores
-                if o.crossFit > 1 && k < stageCount - 1 {
+                if o.crossFit > 1 && k < min(stageCount - 1, o.crossFitStages) {
                     // Stacking-style cross-fitting: each group of training faces moves by a map fitted
                     // without it, so the next stage learns from the residuals unseen faces will have.
                     let trainRows = o.holdOut ? rowsA : Array(0..<count)

@@ -42,6 +42,9 @@ public struct LandmarkTrainingOptions: Sendable {
     /// stage trains on residuals as large as an unseen face's, not on the smaller ones of faces the
     /// stage has memorised. The stored maps are still fitted on every face. Only for global stages.
     public var crossFit = 1
+    /// How many leading stages cross-fit (the last never does): the coarse stages, where starts are
+    /// bad, are where unseen-face residuals differ most from memorised ones.
+    public var crossFitStages = Int.max
     /// Pose-partitioned stages (Global SDM): yaw domains per stage (1 = one map for every pose).
     public var yawDomains = 1
     /// First stage (0-based) that is partitioned: the detector's start is the mean shape, whose yaw

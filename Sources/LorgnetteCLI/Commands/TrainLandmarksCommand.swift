@@ -96,6 +96,9 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking), so later stages learn from unseen-face residuals (1 = off; global stages only).")
     var crossFit = 1
 
+    @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
+    var crossFitStages: Int?
+
     @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
     var yawPrior = false
 
@@ -203,6 +206,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.yawOverlap = yawOverlap
         options.yawPrior = yawPrior
         options.crossFit = crossFit
+        if let crossFitStages { options.crossFitStages = max(0, crossFitStages) }
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
         let bar = ProgressBar()
