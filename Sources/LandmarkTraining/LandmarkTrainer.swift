@@ -23,6 +23,9 @@ public struct StageReport: Sendable {
     /// Mean inter-ocular NME of the training samples before and after the stage.
     public let nmeBefore: Float
     public let nmeAfter: Float
+    /// The same over the ridge-selection fold's samples alone (unseen faces with `holdOut`).
+    public let foldNMEBefore: Float
+    public let foldNMEAfter: Float
 }
 
 /// Trains a `LandmarkCascade` by supervised descent (Xiong & De la Torre 2013).
@@ -56,7 +59,10 @@ public final class LandmarkTrainer {
         // Faces: originals then mirrors; the ridge fold is decided per original so a mirror shares its fold.
         var faces = input
         if o.mirror { faces += input.map { $0.mirrored(mirror: IBUG68.mirror) } }
-        let inFold = faces.map { Self.isRidgeFold($0.name, percent: o.ridgeFoldPercent) }
+        guard o.yawDomains == 1 || n == IBUG68.count else { throw TrainingError(description: "yaw domains need the 68-point markup") }
+        guard (1...8).contains(o.yawDomains), o.yawOverlap >= 0 else { throw TrainingError(description: "yaw domains must be 1...8, their overlap ≥ 0") }
+        guard o.ridgeFold >= 0, (o.ridgeFold + 1) * o.ridgeFoldPercent <= 100 else { throw TrainingError(description: "ridge fold \(o.ridgeFold) does not fit in 100 % at \(o.ridgeFoldPercent) % per fold") }
+        let inFold = faces.map { Self.isRidgeFold($0.name, percent: o.ridgeFoldPercent, fold: o.ridgeFold) }
 
         // Learned box-to-shape mapping and the reference frame.
         let boxShape = Self.boxShape(faces: faces, mirror: false)
@@ -109,6 +115,7 @@ public final class LandmarkTrainer {
 
         for (k, stride) in o.strides.enumerated() {
             let before = Self.meanNME(shapes, faces: faces, sampleFace: sampleFace)
+            let foldNMEBefore = Self.meanNME(Array(shapes[foldStart...]), faces: faces, sampleFace: Array(sampleFace[foldStart...]))
             // 1. Descriptors and targets, in parallel over disjoint sample rows.
             let threads = max(1, o.threads)
             let current = shapes, inits = initial, facesCopy = faces, sf = sampleFace, cas = cascade
@@ -148,70 +155,95 @@ public final class LandmarkTrainer {
             }
             progress(TrainingProgress(fraction: (Double(k) + 0.5) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount): regression"))
 
-            // 2. Sufficient statistics of both folds.
-            var gramA = Matrix(rows: featureCount, cols: featureCount)
-            BLAS.accumulateGram(&gramA, x, rows: 0..<foldStart)
-            var crossA = Matrix(rows: featureCount, cols: outputs)
-            BLAS.accumulateCross(&crossA, x, y, rows: 0..<foldStart)
-            var meanDiag: Float = 0
-            for i in 0..<featureCount { meanDiag += gramA[i, i] }
-            meanDiag /= Float(featureCount)
-            let bias: Set<Int> = [featureCount - 1]
-
-            // 3. Ridge strength by error on the held-out fold.
-            var scores: [(ridge: Float, error: Float)] = []
-            if foldStart < count {
-                for (ci, r) in o.ridgeCandidates.enumerated() {
-                    let w = try RidgeRegression.solve(gram: gramA, cross: crossA, lambda: r * meanDiag, unpenalized: bias)
-                    let pred = BLAS.multiply(x, rows: foldStart..<count, w)
-                    var e: Double = 0
-                    for i in 0..<pred.values.count {
-                        let d = Double(pred.values[i] - y.values[foldStart * outputs + i]); e += d * d
+            // 2-5. One linear map, or one per yaw domain (Global SDM), each with its ridge chosen on
+            // the held-out fold. Rows 0..<foldStart are fold A (fitting), the rest fold B.
+            let rowsA = Array(0..<foldStart), rowsB = Array(foldStart..<count)
+            var stage: CascadeStage
+            var ridges: [Float] = [], ranks: [Int] = [], scores: [(ridge: Float, error: Float)] = []
+            var route = [Int](repeating: 0, count: count)   // which map moves each sample (the run-time rule)
+            var crossMoves: [(rows: [Int], increments: Matrix)] = []
+            if o.yawDomains > 1 && k >= o.yawFromStage {
+                let yaw = shapes.map { cascade.yawIndex(of: $0, transform: cascade.referenceTransform(for: $0)) }
+                let yawA = rowsA.map { yaw[$0] }.sorted()
+                let bounds = (1..<o.yawDomains).map { yawA[min(yawA.count - 1, $0 * yawA.count / o.yawDomains)] }
+                let meanA = yawA.reduce(0, +) / Float(yawA.count)
+                let sd = (yawA.reduce(0) { $0 + ($1 - meanA) * ($1 - meanA) } / Float(yawA.count)).squareRoot()
+                let margin = o.yawOverlap * sd
+                for i in 0..<count { route[i] = YawDomains.domain(forYaw: yaw[i], bounds: bounds) }
+                // With `yawPrior`, the global map of this stage is what each domain's ridge pulls towards.
+                var prior: Matrix?
+                if o.yawPrior {
+                    let global = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
+                    prior = global.full
+                    log(String(format: "  global map: ridge %.4g", global.ridge))
+                }
+                var maps: [CascadeStage] = []
+                for d in 0..<o.yawDomains {
+                    let lo = d == 0 ? -Float.infinity : bounds[d - 1] - margin
+                    let hi = d == o.yawDomains - 1 ? Float.infinity : bounds[d] + margin
+                    let fitRows = rowsA.filter { yaw[$0] >= lo && yaw[$0] <= hi }
+                    let judgeRows = rowsB.filter { route[$0] == d }
+                    let fit = try Self.fitMap(x: x, y: y, fitRows: fitRows, judgeRows: judgeRows, stride: stride, prior: prior,
+                                              ridgeCandidates: prior == nil ? nil : o.yawPriorCandidates, options: o)
+                    maps.append(fit.stage); ridges.append(fit.ridge); ranks.append(fit.stage.rank)
+                    if d == o.yawDomains / 2 { scores = fit.scores }
+                    log(String(format: "  yaw domain %d (%.3f...%.3f): %d + %d samples, ridge %.4g, rank %d", d, lo, hi, fitRows.count, judgeRows.count, fit.ridge, fit.stage.rank))
+                }
+                stage = CascadeStage(domains: YawDomains(bounds: bounds, maps: maps))
+            } else {
+                let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
+                stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores
+                if o.crossFit > 1 && k < min(stageCount - 1, o.crossFitStages) {
+                    // Stacking-style cross-fitting: each group of training faces moves by a map fitted
+                    // without it, so the next stage learns from the residuals unseen faces will have.
+                    let trainRows = o.holdOut ? rowsA : Array(0..<count)
+                    let group = trainRows.map { Self.crossFitGroup(faces[sampleFace[$0]].name, groups: o.crossFit) }
+                    for g in 0..<o.crossFit {
+                        let fitRows = zip(trainRows, group).filter { $0.1 != g }.map(\.0)
+                        let moveRows = zip(trainRows, group).filter { $0.1 == g }.map(\.0)
+                        guard !fitRows.isEmpty, !moveRows.isEmpty else { continue }
+                        crossMoves.append((moveRows, try Self.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: fit.ridge, stage: fit.stage)))
                     }
-                    scores.append((r, Float((e / Double(count - foldStart)).squareRoot())))
-                    progress(TrainingProgress(fraction: (Double(k) + 0.5 + 0.4 * Double(ci + 1) / Double(o.ridgeCandidates.count)) / Double(stageCount),
-                                              phase: "stage \(k + 1)/\(stageCount): ridge selection"))
                 }
             }
-            let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? o.ridgeCandidates[o.ridgeCandidates.count / 2]
-
-            // 4. Final fit on all training samples.
-            var gram = gramA
-            BLAS.accumulateGram(&gram, x, rows: foldStart..<count)
-            var cross = crossA
-            BLAS.accumulateCross(&cross, x, y, rows: foldStart..<count)
-            var diag: Float = 0
-            for i in 0..<featureCount { diag += gram[i, i] }
-            diag /= Float(featureCount)
-            let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: ridge * diag, unpenalized: bias)
-
-            // 5. Reduced rank: keep the output directions that carry the fitted increments.
-            let fitted = BLAS.multiply(x, w)
-            let energy = BLAS.multiply(fitted, transposeA: true, fitted)
-            let (values, vectors) = try SymmetricEigen.decompose(energy)
-            let total = values.reduce(0) { $0 + max($1, 0) }
-            var rank = 0, acc: Float = 0
-            while rank < outputs && acc < o.rankEnergy * total { acc += max(values[rank], 0); rank += 1 }
-            rank = max(1, min(rank, o.maxRank))
-            var v = Matrix(rows: outputs, cols: rank)
-            for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
-            let wr = BLAS.multiply(w, v)
-            let basis = v.transposed
-            let stage = CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: basis.values)
+            progress(TrainingProgress(fraction: (Double(k) + 0.9) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount): moving samples"))
             cascade.stages.append(stage)
 
-            // 6. Move every sample by what the (reduced) stage predicts, exactly as at run time.
-            let increments = BLAS.multiply(BLAS.multiply(fitted, v), basis)
-            for i in 0..<count {
-                let tr = SimilarityTransform(a: frames[i].x, b: frames[i].y, tx: 0, ty: 0)
-                for j in 0..<n {
-                    shapes[i][j] += tr.applyLinear(SIMD2(increments[i, 2 * j], increments[i, 2 * j + 1]))
+            // 6. Move every sample by what its (reduced) map predicts, exactly as at run time (or, when
+            // cross-fitting, by the map fitted without its face).
+            var movedAlready = [Bool](repeating: false, count: count)
+            for (rows, increments) in crossMoves {
+                for (r, i) in rows.enumerated() {
+                    movedAlready[i] = true
+                    let tr = SimilarityTransform(a: frames[i].x, b: frames[i].y, tx: 0, ty: 0)
+                    for j in 0..<n {
+                        shapes[i][j] += tr.applyLinear(SIMD2(increments[r, 2 * j], increments[r, 2 * j + 1]))
+                    }
                 }
             }
+            for (d, map) in stage.maps.enumerated() {
+                let rows = (0..<count).filter { route[$0] == d && !movedAlready[$0] }
+                guard !rows.isEmpty else { continue }
+                let xd = Self.gather(x, rows: rows)
+                let w = Matrix(rows: featureCount, cols: map.rank, values: map.weights)
+                let increments = BLAS.multiply(BLAS.multiply(xd, w), Matrix(rows: map.rank, cols: outputs, values: map.basis))
+                for (r, i) in rows.enumerated() {
+                    let tr = SimilarityTransform(a: frames[i].x, b: frames[i].y, tx: 0, ty: 0)
+                    for j in 0..<n {
+                        shapes[i][j] += tr.applyLinear(SIMD2(increments[r, 2 * j], increments[r, 2 * j + 1]))
+                    }
+                }
+            }
+            let ridge = ridges[ridges.count / 2], rank = ranks.max() ?? 0
+            let foldAfter = Self.meanNME(Array(shapes[foldStart...]), faces: faces, sampleFace: Array(sampleFace[foldStart...]))
+            let foldBefore = foldNMEBefore
             let after = Self.meanNME(shapes, faces: faces, sampleFace: sampleFace)
-            let rep = StageReport(stage: k, stride: stride, ridge: ridge, ridgeScores: scores, rank: rank, nmeBefore: before, nmeAfter: after)
+            let rep = StageReport(stage: k, stride: stride, ridge: ridge, ridgeScores: scores, rank: rank, nmeBefore: before, nmeAfter: after,
+                                  foldNMEBefore: foldBefore, foldNMEAfter: foldAfter)
             reports.append(rep)
-            log(String(format: "stage %d stride %.2f: ridge %.4g, rank %d, train NME %.4f -> %.4f", k + 1, stride, ridge, rank, before, after))
+            log(String(format: "stage %d stride %.2f: ridge %@, rank %@, train NME %.4f -> %.4f, ridge fold %.4f -> %.4f%@", k + 1, stride,
+                       ridges.map { String(format: "%.4g", $0) }.joined(separator: "/"), ranks.map(String.init).joined(separator: "/"),
+                       before, after, foldBefore, foldAfter, o.holdOut ? " (held out)" : ""))
             progress(TrainingProgress(fraction: Double(k + 1) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount) done"))
         }
         return (cascade, reports)
@@ -257,12 +289,131 @@ public final class LandmarkTrainer {
         return Float(total / Double(max(1, shapes.count)))
     }
 
-    /// FNV-1a of the face's original name: stable fold membership across runs.
-    static func isRidgeFold(_ name: String, percent: Int) -> Bool {
+    /// Whether a face is in ridge-selection fold `fold` (its `percent` % slice of the faces, by an
+    /// FNV-1a hash of the face's original name: stable membership across runs, a mirror with its original).
+    public static func isRidgeFold(_ name: String, percent: Int, fold: Int = 0) -> Bool {
         let base = name.hasSuffix("#mirror") ? String(name.dropLast(7)) : name
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int((h >> 7) % 100) < percent
+        let bucket = Int((h >> 7) % 100)
+        return bucket >= fold * percent && bucket < (fold + 1) * percent
+    }
+
+    /// Cross-fitting group (0..<groups) of a face, by a hash of its original name (a mirror with its original).
+    static func crossFitGroup(_ name: String, groups: Int) -> Int {
+        let base = name.hasSuffix("#mirror") ? String(name.dropLast(7)) : name
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int((h >> 23) % UInt64(groups))
+    }
+
+    /// The increments of `moveRows` predicted by a map fitted on `fitRows` alone (ridge `ridge` x the
+    /// mean Gram diagonal), projected onto `stage`'s output directions as the stage itself would be.
+    static func heldOutIncrements(x: Matrix, y: Matrix, fitRows: [Int], moveRows: [Int], ridge: Float, stage: CascadeStage) throws -> Matrix {
+        let featureCount = x.cols, outputs = y.cols
+        let xf = gather(x, rows: fitRows)
+        var gram = Matrix(rows: featureCount, cols: featureCount)
+        BLAS.accumulateGram(&gram, xf)
+        var cross = Matrix(rows: featureCount, cols: outputs)
+        BLAS.accumulateCross(&cross, xf, gather(y, rows: fitRows))
+        var diag: Float = 0
+        for i in 0..<featureCount { diag += gram[i, i] }
+        let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: ridge * diag / Float(featureCount), unpenalized: [featureCount - 1])
+        let basis = Matrix(rows: stage.rank, cols: outputs, values: stage.basis)
+        return BLAS.multiply(BLAS.multiply(BLAS.multiply(gather(x, rows: moveRows), w), basis, transposeB: true), basis)
+    }
+
+    /// Rows `rows` of `m` as a new matrix.
+    static func gather(_ m: Matrix, rows: [Int]) -> Matrix {
+        var out = Matrix(rows: rows.count, cols: m.cols)
+        m.values.withUnsafeBufferPointer { src in
+            out.values.withUnsafeMutableBufferPointer { dst in
+                for (r, i) in rows.enumerated() {
+                    (dst.baseAddress! + r * m.cols).update(from: src.baseAddress! + i * m.cols, count: m.cols)
+                }
+            }
+        }
+        return out
+    }
+
+    /// One stage's linear map: ridge least squares on `fitRows` (plus `judgeRows` unless holding
+    /// out), the ridge strength chosen by the error on `judgeRows`, truncated to its dominant output
+    /// directions (reduced rank).
+    ///
+    /// With a `prior` (a full-rank map, `features x outputs`) the ridge pulls the map towards it
+    /// rather than towards zero, `‖X W − Y‖² + λ ‖W − prior‖²`: a yaw domain's map then departs from
+    /// the global map only as far as its own samples support.
+    static func fitMap(x: Matrix, y: Matrix, fitRows: [Int], judgeRows: [Int], stride: Float, prior: Matrix? = nil, ridgeCandidates: [Float]? = nil,
+                       options o: LandmarkTrainingOptions) throws -> (stage: CascadeStage, ridge: Float, scores: [(ridge: Float, error: Float)], full: Matrix) {
+        let candidates = ridgeCandidates ?? o.ridgeCandidates
+        let featureCount = x.cols, outputs = y.cols
+        let xA = gather(x, rows: fitRows), yA = gather(y, rows: fitRows)
+        let xB = gather(x, rows: judgeRows), yB = gather(y, rows: judgeRows)
+        var gramA = Matrix(rows: featureCount, cols: featureCount)
+        BLAS.accumulateGram(&gramA, xA)
+        var crossA = Matrix(rows: featureCount, cols: outputs)
+        BLAS.accumulateCross(&crossA, xA, yA)
+        func meanDiagonal(_ g: Matrix) -> Float {
+            var d: Float = 0
+            for i in 0..<featureCount { d += g[i, i] }
+            return d / Float(featureCount)
+        }
+        let bias: Set<Int> = [featureCount - 1]
+        func pulled(_ cross: Matrix, _ lambda: Float) -> Matrix {
+            guard let prior else { return cross }
+            var c = cross
+            for i in 0..<(featureCount - 1) { for j in 0..<outputs { c[i, j] += lambda * prior[i, j] } }
+            return c
+        }
+
+        // Ridge strength by error on the judging rows.
+        var scores: [(ridge: Float, error: Float)] = []
+        var solved: [Float: Matrix] = [:]
+        if xB.rows > 0 {
+            for r in candidates {
+                let lambda = r * meanDiagonal(gramA)
+                let w = try RidgeRegression.solve(gram: gramA, cross: pulled(crossA, lambda), lambda: lambda, unpenalized: bias)
+                let pred = BLAS.multiply(xB, w)
+                var e: Double = 0
+                for i in 0..<pred.values.count {
+                    let d = Double(pred.values[i] - yB.values[i]); e += d * d
+                }
+                scores.append((r, Float((e / Double(xB.rows)).squareRoot())))
+                solved[r] = w
+            }
+        }
+        let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? candidates[candidates.count / 2]
+
+        // Final fit: all training rows, or fold A alone when the fold is held out.
+        let w: Matrix
+        if o.holdOut, let kept = solved[ridge] {
+            w = kept
+        } else {
+            var gram = gramA
+            BLAS.accumulateGram(&gram, xB)
+            var cross = crossA
+            BLAS.accumulateCross(&cross, xB, yB)
+            let lambda = ridge * meanDiagonal(gram)
+            w = try RidgeRegression.solve(gram: gram, cross: pulled(cross, lambda), lambda: lambda, unpenalized: bias)
+        }
+
+        // Reduced rank: keep the output directions that carry the fitted increments (of the rows fitted).
+        let fittedA = BLAS.multiply(xA, w)
+        var energy = BLAS.multiply(fittedA, transposeA: true, fittedA)
+        if !o.holdOut && xB.rows > 0 {
+            let fittedB = BLAS.multiply(xB, w)
+            let energyB = BLAS.multiply(fittedB, transposeA: true, fittedB)
+            for i in energy.values.indices { energy.values[i] += energyB.values[i] }
+        }
+        let (values, vectors) = try SymmetricEigen.decompose(energy)
+        let total = values.reduce(0) { $0 + max($1, 0) }
+        var rank = 0, acc: Float = 0
+        while rank < outputs && acc < o.rankEnergy * total { acc += max(values[rank], 0); rank += 1 }
+        rank = max(1, min(rank, o.maxRank))
+        var v = Matrix(rows: outputs, cols: rank)
+        for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
+        let wr = BLAS.multiply(w, v)
+        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), ridge, scores, w)
     }
 }
 

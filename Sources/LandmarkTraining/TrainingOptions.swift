@@ -31,6 +31,34 @@ public struct LandmarkTrainingOptions: Sendable {
     public var ridgeCandidates: [Float] = [0.01, 0.03, 0.1, 0.3, 1, 3, 10]
     /// Fraction of training faces in the ridge-selection fold.
     public var ridgeFoldPercent = 20
+    /// Which slice of `ridgeFoldPercent` is the ridge-selection fold (0 = the first; with 20 %,
+    /// 0...4 rotate through the training faces for k-fold cross-validation with `holdOut`).
+    public var ridgeFold = 0
+    /// Cross-validation: fit every stage on the other faces only, so the fold's faces stay unseen
+    /// (evaluate them with `eval landmarks --split fold:K`); the per-stage report gives their NME.
+    public var holdOut = false
+    /// Cross-fitting (stacking) of the cascade's training residuals: with K > 1, every stage but the
+    /// last moves each of K groups of training faces by a map fitted without that group, so the next
+    /// stage trains on residuals as large as an unseen face's, not on the smaller ones of faces the
+    /// stage has memorised. The stored maps are still fitted on every face. Only for global stages.
+    public var crossFit = 1
+    /// How many leading stages cross-fit (the last never does): the coarse stages, where starts are
+    /// bad, are where unseen-face residuals differ most from memorised ones.
+    public var crossFitStages = Int.max
+    /// Pose-partitioned stages (Global SDM): yaw domains per stage (1 = one map for every pose).
+    public var yawDomains = 1
+    /// First stage (0-based) that is partitioned: the detector's start is the mean shape, whose yaw
+    /// says nothing, so the first stage stays global and estimates the pose for the next ones.
+    public var yawFromStage = 1
+    /// Overlap of the domains' training sets, in standard deviations of the samples' yaw index: a
+    /// domain also learns from samples this far beyond its bounds, so a shape near a bound, or
+    /// routed to the neighbouring domain by a slightly wrong yaw, still gets a sensible map.
+    public var yawOverlap: Float = 0.25
+    /// Shrink each domain's map towards the stage's global map instead of towards zero (a
+    /// hierarchical ridge), with strengths `yawPriorCandidates` chosen per domain on the ridge fold;
+    /// the largest makes the domain's map all but the global one.
+    public var yawPrior = false
+    public var yawPriorCandidates: [Float] = [0.1, 0.3, 1, 3, 10, 30, 100]
     /// Reduced-rank regression keeps the fewest output directions holding this share of the fitted
     /// increments' energy (smaller, faster stages with no loss of accuracy).
     public var rankEnergy: Float = 0.9995

@@ -16,6 +16,10 @@ public struct CascadeStage: Sendable {
     /// weights are 2.4 MB as floats, more than the L2 cache, and are streamed once per fit.
     let halfWeights: [Float16]?
     public let basis: [Float]
+    /// With pose partitioning (Global SDM), one map per yaw domain; `nil` for one map for every pose.
+    /// A partitioned stage's own map (`weights`, `basis`, `rank`) is its middle domain's, so code that
+    /// reads one map per stage (the tracking-confidence fingerprint) still gets a fixed one.
+    public let yawDomains: YawDomains?
 
     /// - Parameters:
     ///   - weights: `featureCount x rank`, row-major.
@@ -34,7 +38,33 @@ public struct CascadeStage: Sendable {
         let half = w.map { Float16($0) }
         halfWeights = zip(w, half).allSatisfy { Float($1) == $0 } ? half : nil
         self.basis = basis
+        yawDomains = nil
     }
+
+    /// A pose-partitioned stage: `domains.maps` all read features at `domains.maps[0].stride`.
+    public init(domains: YawDomains) {
+        let middle = domains.maps[domains.maps.count / 2]
+        precondition(domains.maps.allSatisfy { $0.stride == middle.stride && $0.featureCount == middle.featureCount && $0.basis.count / $0.rank == middle.basis.count / middle.rank },
+                     "yaw domain maps differ in stride or size")
+        stride = middle.stride
+        rank = middle.rank
+        featureCount = middle.featureCount
+        paddedWeights = middle.paddedWeights
+        paddedRank = middle.paddedRank
+        halfWeights = middle.halfWeights
+        basis = middle.basis
+        yawDomains = domains
+    }
+
+    /// The linear map for a shape whose yaw index (`YawDomains.yawIndex`) is `yaw`: its domain's, or
+    /// this stage itself when it is not partitioned.
+    public func map(forYaw yaw: Float) -> CascadeStage {
+        guard let yawDomains else { return self }
+        return yawDomains.maps[yawDomains.domain(forYaw: yaw)]
+    }
+
+    /// Every linear map of the stage (its domains', or itself).
+    public var maps: [CascadeStage] { yawDomains?.maps ?? [self] }
 
     /// `featureCount x rank`, row-major (as passed to `init`).
     public var weights: [Float] {
@@ -46,6 +76,9 @@ public struct CascadeStage: Sendable {
     /// The stage keeping only its first `maxRank` output directions (the strongest: training orders
     /// them by the energy of the fitted increments), trading a little accuracy for speed.
     public func truncated(toRank maxRank: Int) -> CascadeStage {
+        if let yawDomains {
+            return CascadeStage(domains: YawDomains(bounds: yawDomains.bounds, maps: yawDomains.maps.map { $0.truncated(toRank: maxRank) }))
+        }
         let r = max(1, min(rank, maxRank))
         guard r < rank else { return self }
         let full = weights

@@ -13,8 +13,10 @@ extension LandmarkCascade {
     public static let archiveKind = "LMRK"
     /// Layout version written by this build; readers accept `supportedVersions`.
     /// Version 2 added optional shape features (`shape_feature_scale`); version 1 files have none.
-    public static let archiveVersion = 2
-    public static let supportedVersions = 1...2
+    /// Version 3 added pose-partitioned stages (`stage.K.yaw_bounds`, `stage.K.domain.D.weights`
+    /// and `.basis`); a cascade without them is still written as version 2, byte for byte as before.
+    public static let archiveVersion = 3
+    public static let supportedVersions = 1...3
     /// Bound on the reference side and the stage strides (reference pixels).
     static let maximumReferenceLength: Float = 10_000
 
@@ -33,10 +35,19 @@ extension LandmarkCascade {
         tensors["box_shape"] = .init(shape: [landmarkCount, 2], values: boxShape.flatMap { [$0.x, $0.y] })
         for (k, s) in stages.enumerated() {
             meta["stage.\(k).stride"] = String(s.stride)
-            tensors["stage.\(k).weights"] = .init(shape: [s.featureCount, s.rank], values: s.weights, encoding: weightEncoding)
-            tensors["stage.\(k).basis"] = .init(shape: [s.rank, 2 * landmarkCount], values: s.basis)
+            if let domains = s.yawDomains {
+                meta["stage.\(k).yaw_bounds"] = domains.bounds.map { String($0) }.joined(separator: ",")
+                for (d, m) in domains.maps.enumerated() {
+                    tensors["stage.\(k).domain.\(d).weights"] = .init(shape: [m.featureCount, m.rank], values: m.weights, encoding: weightEncoding)
+                    tensors["stage.\(k).domain.\(d).basis"] = .init(shape: [m.rank, 2 * landmarkCount], values: m.basis)
+                }
+            } else {
+                tensors["stage.\(k).weights"] = .init(shape: [s.featureCount, s.rank], values: s.weights, encoding: weightEncoding)
+                tensors["stage.\(k).basis"] = .init(shape: [s.rank, 2 * landmarkCount], values: s.basis)
+            }
         }
-        return ModelArchive(kind: Self.archiveKind, version: Self.archiveVersion, metadata: meta, tensors: tensors)
+        let partitioned = stages.contains { $0.yawDomains != nil }
+        return ModelArchive(kind: Self.archiveKind, version: partitioned ? Self.archiveVersion : 2, metadata: meta, tensors: tensors)
     }
 
     /// Rebuilds a cascade from a parsed archive, checking every tensor against the declared layout.
@@ -74,18 +85,31 @@ extension LandmarkCascade {
             guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride <= Self.maximumReferenceLength else {
                 throw LandmarkModelError("landmark model: stage \(k) lacks a valid stride (0...\(Self.maximumReferenceLength))")
             }
-            let w = try archive.tensor("stage.\(k).weights")
-            let b = try archive.tensor("stage.\(k).basis")
-            guard w.shape.count == 2, w.shape[0] == featureCount, w.shape[1] > 0, w.shape[1] <= 2 * n else {
-                throw LandmarkModelError("landmark model: stage \(k) weights are \(w.shape), expected [\(featureCount), rank ≤ \(2 * n)]")
+            func map(_ prefix: String, _ label: String) throws -> CascadeStage {
+                let w = try archive.tensor("\(prefix).weights")
+                let b = try archive.tensor("\(prefix).basis")
+                guard w.shape.count == 2, w.shape[0] == featureCount, w.shape[1] > 0, w.shape[1] <= 2 * n else {
+                    throw LandmarkModelError("landmark model: \(label) weights are \(w.shape), expected [\(featureCount), rank ≤ \(2 * n)]")
+                }
+                guard b.shape == [w.shape[1], 2 * n] else {
+                    throw LandmarkModelError("landmark model: \(label) basis is \(b.shape), expected [\(w.shape[1]), \(2 * n)]")
+                }
+                guard w.values.allSatisfy(\.isFinite), b.values.allSatisfy(\.isFinite) else {
+                    throw LandmarkModelError("landmark model: \(label) holds non-finite numbers")
+                }
+                return CascadeStage(stride: stride, featureCount: featureCount, rank: w.shape[1], weights: w.values, basis: b.values)
             }
-            guard b.shape == [w.shape[1], 2 * n] else {
-                throw LandmarkModelError("landmark model: stage \(k) basis is \(b.shape), expected [\(w.shape[1]), \(2 * n)]")
+            if let text = m["stage.\(k).yaw_bounds"] {
+                let bounds = text.split(separator: ",").compactMap { Float($0) }
+                guard archive.version >= 3, n == 68, !bounds.isEmpty, bounds.count < 16, bounds.count == text.split(separator: ",").count,
+                      bounds.allSatisfy(\.isFinite), zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                    throw LandmarkModelError("landmark model: stage \(k) has bad 'yaw_bounds' \(text) (ascending numbers, 68 points, version ≥ 3)")
+                }
+                let maps = try (0...bounds.count).map { try map("stage.\(k).domain.\($0)", "stage \(k) yaw domain \($0)") }
+                stages.append(CascadeStage(domains: YawDomains(bounds: bounds, maps: maps)))
+            } else {
+                stages.append(try map("stage.\(k)", "stage \(k)"))
             }
-            guard w.values.allSatisfy(\.isFinite), b.values.allSatisfy(\.isFinite) else {
-                throw LandmarkModelError("landmark model: stage \(k) holds non-finite numbers")
-            }
-            stages.append(CascadeStage(stride: stride, featureCount: featureCount, rank: w.shape[1], weights: w.values, basis: b.values))
         }
         self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, shapeFeatureScale: shapeScale, metadata: m)
     }

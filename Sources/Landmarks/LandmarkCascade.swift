@@ -107,6 +107,20 @@ public struct LandmarkCascade: LandmarkModel {
             : referenceTransform(for: previous)
     }
 
+    /// The linear map `stage` applies to `shape` (image pixels), whose reference-to-image similarity
+    /// is `transform`: the stage itself, or, for a pose-partitioned stage, its yaw domain's map.
+    func map(of stage: CascadeStage, shape: [SIMD2<Float>], transform: SimilarityTransform) -> CascadeStage {
+        guard stage.yawDomains != nil else { return stage }
+        return stage.map(forYaw: yawIndex(of: shape, transform: transform))
+    }
+
+    /// `YawDomains.yawIndex` of a 68-point `shape` (image pixels) whose reference-to-image similarity is `transform`.
+    public func yawIndex(of shape: [SIMD2<Float>], transform: SimilarityTransform) -> Float {
+        let inv = transform.inverse
+        return YawDomains.yawIndex(reference: inv.apply(shape[YawDomains.jawLeft]), right: inv.apply(shape[YawDomains.jawRight]),
+                                   nose: inv.apply(shape[YawDomains.noseTip]))
+    }
+
     /// iBUG-68 points that mouth opening leaves in place: the upper jaw line (0-4, 12-16), brows,
     /// nose and eyes.
     static let expressionStable: [Int] = Array(0...4) + Array(12...47)
@@ -213,7 +227,7 @@ public struct LandmarkCascade: LandmarkModel {
             descriptor = PatchDescriptor(layout: cascade.patchLayout)
             features = [Float](repeating: 0, count: cascade.featureCount)
             var maxRank = 8
-            for stage in cascade.stages { maxRank = max(maxRank, stage.paddedRank) }
+            for stage in cascade.stages { for map in stage.maps { maxRank = max(maxRank, map.paddedRank) } }
             coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
             delta = [Float](repeating: 0, count: 2 * cascade.landmarkCount)
             shape = [SIMD2<Float>](repeating: .zero, count: cascade.landmarkCount)
@@ -236,7 +250,7 @@ public struct LandmarkCascade: LandmarkModel {
         /// `apply(_:cascade:crop:shape:)` on this workspace's own crop and shape.
         private mutating func step(_ stage: CascadeStage, cascade: LandmarkCascade) {
             let t = extract(cascade: cascade, crop: crop, shape: shape, stride: stage.stride)
-            regress(stage, outputs: 2 * shape.count)
+            regress(cascade.map(of: stage, shape: shape, transform: t), outputs: 2 * shape.count)
             for i in 0..<shape.count {
                 shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
             }
@@ -270,7 +284,7 @@ public struct LandmarkCascade: LandmarkModel {
         /// One cascade step: features, regressed increment, shape update.
         public mutating func apply(_ stage: CascadeStage, cascade: LandmarkCascade, crop: FaceCrop, shape: inout [SIMD2<Float>]) {
             let t = extract(cascade: cascade, crop: crop, shape: shape, stride: stage.stride)
-            regress(stage, outputs: 2 * shape.count)
+            regress(cascade.map(of: stage, shape: shape, transform: t), outputs: 2 * shape.count)
             for i in 0..<shape.count {
                 shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
             }

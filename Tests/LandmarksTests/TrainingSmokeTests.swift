@@ -35,4 +35,57 @@ import Testing
         let a = cascade.landmarks(in: f.image, box: f.box), b = reloaded.landmarks(in: f.image, box: f.box)
         for i in 0..<68 { #expect(abs(a[i].x - b[i].x) < 1e-2 && abs(a[i].y - b[i].y) < 1e-2) }
     }
+
+    /// The same tiny cascade with its second stage split into two yaw domains and the ridge fold
+    /// held out: the stage holds two different maps, still reduces the training error, and round-trips.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func yawDomainsAndHeldOutFold() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeCandidates = [0.01, 0.1]
+        options.ridgeFoldPercent = 25
+        // A fold that holds some of these 16 faces, so its held-out error is measured.
+        options.ridgeFold = try #require((1..<4).first { k in faces.contains { LandmarkTrainer.isRidgeFold($0.name, percent: 25, fold: k) } })
+        options.yawDomains = 2
+        options.holdOut = true
+        let (cascade, reports) = try LandmarkTrainer(options: options).train(faces: faces)
+        #expect(cascade.stages[0].yawDomains == nil)
+        let domains = try #require(cascade.stages[1].yawDomains)
+        #expect(domains.maps.count == 2 && domains.maps[0].weights != domains.maps[1].weights)
+        for r in reports { #expect(r.nmeAfter < r.nmeBefore, "stage \(r.stage) did not reduce the training error") }
+        #expect(reports.allSatisfy { $0.foldNMEBefore > 0 })
+        let reloaded = try LandmarkCascade(bytes: cascade.archive(weightEncoding: .float32).serialized())
+        let f = faces[0]
+        let a = cascade.landmarks(in: f.image, box: f.box), b = reloaded.landmarks(in: f.image, box: f.box)
+        for i in 0..<68 { #expect(abs(a[i].x - b[i].x) < 1e-2 && abs(a[i].y - b[i].y) < 1e-2) }
+    }
+
+    /// Cross-fitting changes how the training samples move between stages, not the stored maps of
+    /// the stage: the first stage is the same map, and the samples it moves end further from their
+    /// annotations (each group moved by a map that never saw it) than when moved by the full map.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func crossFittingMovesSamplesByHeldOutMaps() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeCandidates = [0.01, 0.1]
+        options.ridgeFoldPercent = 25
+        let (plain, plainReports) = try LandmarkTrainer(options: options).train(faces: faces)
+        options.crossFit = 2
+        let (crossed, crossedReports) = try LandmarkTrainer(options: options).train(faces: faces)
+        #expect(crossed.stages[0].weights == plain.stages[0].weights)
+        #expect(crossedReports[0].nmeAfter > plainReports[0].nmeAfter)
+        #expect(crossedReports[1].nmeAfter < crossedReports[1].nmeBefore)
+    }
 }

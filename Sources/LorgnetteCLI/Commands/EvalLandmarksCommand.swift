@@ -34,7 +34,7 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(help: "Landmark model file (default: Models/landmarks.lmrk).")
     var model: String?
 
-    @Option(help: "Which faces: validation, training or all.")
+    @Option(help: "Which faces: validation, training, all, or fold:K (the training faces of cross-validation fold K, 0-4, that `train landmarks --hold-out --ridge-fold K` leaves out).")
     var split = "validation"
 
     @Option(help: "Initial boxes: detector, jittered or canonical; or tracking (tracking mode from the annotation moved by up to ±5 % of the inter-ocular distance, scaled ±5 %, rolled ±5°).")
@@ -79,11 +79,17 @@ struct EvalLandmarksCommand: ParsableCommand {
 
     private func evaluate() throws {
         let which: FaceDataset.Split
+        var fold: Int?
         switch split {
         case "validation": which = .validation
         case "training": which = .training
         case "all": which = .all
-        default: throw ValidationError("--split must be validation, training or all")
+        default:
+            guard split.hasPrefix("fold:"), let k = Int(split.dropFirst(5)), (0...4).contains(k) else {
+                throw ValidationError("--split must be validation, training, all or fold:K (K 0-4)")
+            }
+            which = .training
+            fold = k
         }
         guard timingRepeats >= 1 else { throw ValidationError("--timing-repeats must be at least 1") }
         guard ["detector", "jittered", "canonical", "tracking"].contains(boxes) else { throw ValidationError("--boxes must be detector, jittered, canonical or tracking") }
@@ -112,7 +118,8 @@ struct EvalLandmarksCommand: ParsableCommand {
             guard parts.count == 2, parts[1] > 0 else { throw ValidationError("--box-offset wants DY,SCALE with SCALE > 0") }
             offset = (parts[0], parts[1])
         }
-        let loaded = try TrainingSet.load(directories: [data], split: which, decoder: PhotoDecoder())
+        var loaded = try TrainingSet.load(directories: [data], split: which, decoder: PhotoDecoder())
+        if let fold { loaded.faces = loaded.faces.filter { LandmarkTrainer.isRidgeFold($0.name, percent: LandmarkTrainingOptions().ridgeFoldPercent, fold: fold) } }
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
 

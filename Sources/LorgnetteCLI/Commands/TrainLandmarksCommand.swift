@@ -84,6 +84,30 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("augment-scale"), help: "Largest relative scale change of an augmented copy.")
     var augmentScale: Float = 0.15
 
+    @Option(name: .customLong("yaw-domains"), help: "Pose-partitioned stages (Global SDM): one linear map per yaw domain from --yaw-from-stage on (1 = one map for every pose).")
+    var yawDomains = 1
+
+    @Option(name: .customLong("yaw-from-stage"), help: "First partitioned stage (1-based; the first stage's start says nothing about the yaw).")
+    var yawFromStage = 2
+
+    @Option(name: .customLong("yaw-overlap"), help: "Each yaw domain also learns from samples this many standard deviations of the yaw index beyond its bounds.")
+    var yawOverlap: Float = 0.25
+
+    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking), so later stages learn from unseen-face residuals (1 = off; global stages only).")
+    var crossFit = 1
+
+    @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
+    var crossFitStages: Int?
+
+    @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
+    var yawPrior = false
+
+    @Option(name: .customLong("ridge-fold"), help: "Which fifth of the training faces (0-4, by name hash) chooses the ridge strengths; with --hold-out, the cross-validation fold.")
+    var ridgeFold = 0
+
+    @Flag(name: .customLong("hold-out"), help: "Cross-validation: fit on the other folds only, so the --ridge-fold faces stay unseen (then: eval landmarks --split fold:K).")
+    var holdOut = false
+
     @Option(help: "Worker threads (descriptors and BLAS).")
     var threads = 2
 
@@ -102,6 +126,9 @@ struct TrainLandmarksCommand: ParsableCommand {
         let strideValues = strides.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
         guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--strides must be positive numbers separated by commas")
+        }
+        guard (1...8).contains(yawDomains), yawFromStage >= 1, yawOverlap >= 0, yawOverlap.isFinite, (0...4).contains(ridgeFold), (1...10).contains(crossFit) else {
+            throw ValidationError("--yaw-domains must be 1...8, --yaw-from-stage ≥ 1, --yaw-overlap ≥ 0, --ridge-fold 0...4, --cross-fit 1...10")
         }
         guard perturbations > 0, threads > 0, (0...perturbations).contains(widePerturbations), wideRotation >= 0, wideRotation <= 45, rotationJitter >= 0, rotationJitter <= 45, shapeFeatures >= 0, shapeFeatures.isFinite, maxRank > 0, (1...6).contains(cells), (1...8).contains(cellSamples), rankEnergy > 0, rankEnergy <= 1 else {
             throw ValidationError("--perturbations, --threads must be positive; --rotation-jitter, --wide-rotation 0...45; --wide-perturbations 0...perturbations; --shape-features ≥ 0; --cells 1...6; --cell-samples 1...8; --rank-energy in (0, 1]")
@@ -171,6 +198,14 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.rankEnergy = rankEnergy
         options.maxRank = maxRank
         options.threads = threads
+        options.yawDomains = yawDomains
+        options.yawFromStage = yawFromStage - 1
+        options.yawOverlap = yawOverlap
+        options.yawPrior = yawPrior
+        options.crossFit = crossFit
+        if let crossFitStages { options.crossFitStages = max(0, crossFitStages) }
+        options.ridgeFold = ridgeFold
+        options.holdOut = holdOut
         let bar = ProgressBar()
         let (trained, reports) = try LandmarkTrainer(options: options).train(
             faces: faces, progress: { bar.update($0.fraction, $0.phase) },
@@ -184,6 +219,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         cascade.metadata["training.boxes"] = boxSource
         cascade.metadata["training.ridge"] = reports.map { String(format: "%.4g", $0.ridge) }.joined(separator: ",")
         cascade.metadata["training.ranks"] = reports.map { String($0.rank) }.joined(separator: ",")
+        if holdOut { cascade.metadata["training.held_out"] = "fold \(ridgeFold) of 5 (by name hash) never fitted: a cross-validation model, not for shipping" }
         cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
         let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
         try OutputFile.write(bytes, to: out)
