@@ -66,7 +66,9 @@ struct EvalCardCommand: ParsableCommand {
         if let d = Double(fov) { fovDegrees = d } else {
             let (scanSource, _) = try MediaFactory.openSource(input)
             defer { scanSource.close() }
-            fovDegrees = try FieldOfViewOption.estimate(with: FieldOfViewScan(detector: detector, landmarkModel: cascade, face: face), from: scanSource)?.horizontalFOVDegrees
+            let estimate = try FieldOfViewScan(detector: detector, landmarkModel: cascade, face: face).scan(scanSource, decoder: TurboJPEGDecoder(), maxFrames: 150)
+            FieldOfViewOption.report(estimate)
+            fovDegrees = estimate?.horizontalFOVDegrees
         }
         let (source, _) = try MediaFactory.openSource(input)
         defer { source.close() }
