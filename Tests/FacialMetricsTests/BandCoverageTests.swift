@@ -21,9 +21,14 @@ struct BandCoverageTests {
     // the shared 2 cores; 8 took 130-150 s per method, too much for CI beside the other synthetic suites).
     static let trials = 4
 
+    /// One runner for the three tests (building the head's mesh costs more than a trial in a debug
+    /// build); the suite is serialized.
+    nonisolated(unsafe) static var shared: BandCoverageRunner?
+
     /// A runner on a head of its own (the trials change its PD, iris and size; the other suites'
     /// cached head stays the default person).
     static func runner() throws -> BandCoverageRunner {
+        if let shared { return shared }
         let face = try #require(Fixtures.face), photo = try #require(Fixtures.photo)
         let pl = try #require(Fixtures.landmarks(GrayImage(luma: photo)))
         let encoder = TurboJPEGEncoder(), decoder = TurboJPEGDecoder()
@@ -35,6 +40,7 @@ struct BandCoverageTests {
         if let model = try? TrackingConfidenceModel(contentsOf: repoRoot.appendingPathComponent("Models/tracking-confidence.tcnf").path) {
             r.trackerConfiguration.confidenceModel = model
         }
+        shared = r
         return r
     }
 
