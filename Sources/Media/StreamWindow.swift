@@ -104,9 +104,9 @@ final class StreamWindow {
     /// This is the splitter's inner loop, over every byte of every frame. Written as calls to
     /// `firstIndex(of:from:)` and the subscript per `FF`, each call paid, once the module kept
     /// Swift's checks, a dynamic exclusivity check on `bytes` (swift_beginAccess, 9 % of the
-    /// split in `perf`) and a bounds check: the 8.3 MB liveportrait_d3 clip split in 3.2 ms instead
-    /// of 2.1 ms with -Ounchecked. One access per loaded block, with `memchr` over a pointer, splits
-    /// it as fast as before (Bench/README.md, "Checked parsers"). Every read is inside the buffer:
+    /// split in `perf`) and a bounds check: the 8.3 MB liveportrait_d3 clip split in 2.45 ms instead
+    /// of 1.66 ms with -Ounchecked (median p0). One access per loaded block, with `memchr` over a
+    /// pointer, splits it in 1.55 ms, checked (Bench/README.md, "Checked parsers"). Every read is inside the buffer:
     /// `i < count` is checked before `memchr` is given `count - i` bytes, and `ff + 1 < count` before
     /// the byte after an `FF` is read.
     func scanEntropyCodedData(from: Int, stopPast limit: Int) -> EntropyScan {
