@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "FaceModelTraining", dependencies: ["FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
         // Evaluation of the facial metrics (offline, `lorgnette eval coverage`, tests): the synthetic head
         // with known PD and iris, people drawn from the population, webcam degradations, band coverage.
-        .target(name: "MetricsEvaluation", dependencies: ["Anchors", "FacialMetrics", "FaceTracking", "FaceDetection", "Landmarks", "PoseEstimation", "FaceModel", "Geometry", "Imaging", "Meshes", "Rendering"], swiftSettings: optimized),
+        .target(name: "MetricsEvaluation", dependencies: ["Anchors", "FaceData", "FacialMetrics", "FaceTracking", "FaceDetection", "Landmarks", "PoseEstimation", "FaceModel", "Geometry", "Imaging", "Meshes", "Rendering"], swiftSettings: optimized),
 
         // Live preview in the browser: MJPEG stream, status, frame switching over Hummingbird 2.
         .target(name: "PreviewServer", dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")], swiftSettings: checked),
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Anchors", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
-        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
+        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FaceData", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.
         .testTarget(name: "FuzzTests", dependencies: ["Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),

@@ -1,3 +1,4 @@
+import FaceData
 import FaceDetection
 import FaceModel
 import FaceTracking
@@ -70,7 +71,7 @@ public final class BandCoverageRunner {
 
     /// The person and shot of trial `index`.
     public func draw(_ index: Int) -> (SyntheticPerson, SyntheticShot) {
-        var rng = SplitMix64Stream(seed: seed &* 0x1000_0000_01B3 &+ UInt64(index))
+        var rng = SplitMix64(seed: seed &* 0x1000_0000_01B3 &+ UInt64(index))
         let person = SyntheticPerson.draw(&rng)
         var shot = SyntheticShot.draw(&rng)
         if sharp {

@@ -1,3 +1,4 @@
+import FaceData
 import Foundation
 import Imaging
 
@@ -81,7 +82,7 @@ public struct CameraDegradation: Sendable {
 
     /// Additive Gaussian noise (Box–Muller over a SplitMix64 stream).
     static func noise(_ image: inout RGBImage, sd: Double, seed: UInt64) {
-        var rng = SplitMix64Stream(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for i in image.pixels.indices {
             let v = Double(image.pixels[i]) + sd * rng.gaussian()
             image.pixels[i] = UInt8(max(0, min(255, v.rounded())))

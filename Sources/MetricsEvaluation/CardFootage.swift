@@ -1,3 +1,4 @@
+import FaceData
 import Anchors
 import FaceDetection
 import FaceModel
@@ -32,7 +33,7 @@ public final class CardFootage {
     private var place: FaceTracker?
     private var find: FaceTracker?
     private var previous: RigidTransform?
-    private var rng: SplitMix64Stream
+    private var rng: SplitMix64
     let gradient: SIMD2<Double>
 
     /// What one frame gave.
@@ -65,7 +66,7 @@ public final class CardFootage {
         self.configuration = configuration
         self.encode = encode
         self.decode = decode
-        rng = SplitMix64Stream(seed: seed)
+        rng = SplitMix64(seed: seed)
         gradient = SIMD2(rng.uniform(-0.15, 0.15), rng.uniform(-0.1, 0.1))
     }
 

@@ -1,3 +1,5 @@
+import FaceData
+
 /// One adult drawn from the population the scale methods' bands assume (mm), for the coverage test
 /// of issue 24: each quantity a method cannot see is drawn with the spread its band claims, so a band
 /// that holds must contain the truth in ≈ 95 % of people.
@@ -32,7 +34,7 @@ public struct SyntheticPerson: Sendable, Equatable {
     public static let cardStandOffSD = 4.0
 
     /// Draws one person; a draw beyond 3 SD is redrawn (no adult has a 75 mm PD on a 0.9 face).
-    public static func draw(_ rng: inout SplitMix64Stream) -> SyntheticPerson {
+    public static func draw(_ rng: inout SplitMix64) -> SyntheticPerson {
         func normal(_ mean: Double, _ sd: Double) -> Double {
             while true {
                 let z = rng.gaussian()

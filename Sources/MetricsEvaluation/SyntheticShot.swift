@@ -1,3 +1,4 @@
+import FaceData
 import Foundation
 import Geometry
 import Rendering
@@ -43,7 +44,7 @@ public struct SyntheticShot: Sendable {
         CameraIntrinsics(horizontalFOVDegrees: fovDegrees, width: width, height: height)
     }
 
-    public static func draw(_ rng: inout SplitMix64Stream) -> SyntheticShot {
+    public static func draw(_ rng: inout SplitMix64) -> SyntheticShot {
         let az = rng.uniform(-60, 60) * .pi / 180, el = rng.uniform(-50, 30) * .pi / 180
         // Towards the light, camera space (as `Lighting.studio`): a key light on the camera's side has z < 0.
         let direction = SIMD3<Float>(Float(sin(az) * cos(el)), Float(sin(el)), Float(-cos(az) * cos(el)))

@@ -1,3 +1,4 @@
+import FaceData
 import FaceTracking
 import FacialMetrics
 import Foundation
@@ -69,7 +70,7 @@ struct BandCoverageTests {
 struct SyntheticPersonTests {
     @Test("people have the population's means, SDs and PD–size correlation")
     func population() {
-        var rng = SplitMix64Stream(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let people = (0..<20_000).map { _ in SyntheticPerson.draw(&rng) }
         func stats(_ v: [Double]) -> (Double, Double) {
             let m = v.reduce(0, +) / Double(v.count)
