@@ -30,8 +30,12 @@ struct ServingExecutorTests {
             // In the full suite other tests may hold the pool first, so the blockers wait their turn:
             // the pool is busy either way, which is what the request has to get past.
             if !poolHeld { print("ServingExecutorTests: the pool was already busy with other suites; blockers queued") }
+            // The blockers hold the pool until this request returns, so an answer at all proves the
+            // handlers ran off the pool: without the executor none comes (the 60 s receive timeout
+            // throws). No wall-clock bound: beside the CPU-bound suites on 2 cores it took 14 s (a
+            // timing bar belongs in Bench/, not here).
+            print("ServingExecutorTests: answered in \(String(format: "%.2f", seconds)) s with the cooperative pool blocked")
             #expect(code == 200)
-            #expect(seconds < 5, "answered in \(seconds) s with the pool blocked")
         }
     }
 }
