@@ -36,7 +36,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking", "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking", "Meshes", "Rendering", "GlassesCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
         // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
         // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
         .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: checked),
         .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
-        .target(name: "FrameCatalogue", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
+        .target(name: "GlassesCatalogue", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging", "ModelFormat"], swiftSettings: optimized),
 
@@ -84,15 +84,15 @@ let package = Package(
         .target(name: "Anchors", dependencies: ["Geometry", "FaceDetection", "PoseEstimation"], swiftSettings: optimized),
         .target(name: "FaceTracking", dependencies: ["Anchors", "Geometry", "FaceModel", "PoseEstimation", "Smoothing", "Landmarks", "FaceDetection", "Imaging", "ModelFormat", "Media"], swiftSettings: optimized),
         // Try-on: glasses fitted to the face anchor and drawn over the frame.
-        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Anchors", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
+        .target(name: "Compositor", dependencies: ["Meshes", "Rendering", "GlassesCatalogue", "FaceModel", "Anchors", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
         .target(name: "LightEstimation", dependencies: ["FaceModel", "Anchors", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
-        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
+        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging", "GlassesCatalogue"], exclude: ["README.md"], swiftSettings: optimized),
         // Annotation: every overlay drawn over output frames (what the tracker saw, the light, the metrics).
         .target(name: "Annotation", dependencies: ["Anchors", "FacialMetrics", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
-        .target(name: "Pipeline", dependencies: ["Anchors", "Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "FrameCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
+        .target(name: "Pipeline", dependencies: ["Anchors", "Annotation", "Compositor", "LightEstimation", "FaceDetection", "FaceModel", "FaceTracking", "FacialMetrics", "GlassesCatalogue", "Geometry", "Imaging", "Landmarks", "Media", "Meshes", "PoseEstimation"], swiftSettings: optimized),
 
         // Adapters: the Swift faces of the C libraries.
         .target(name: "JPEGCodec", dependencies: ["CJPEGTurbo", "Imaging", "Media"], swiftSettings: checked),
@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "VirtualCamera", dependencies: ["CV4L2", "Capture", "Imaging"], swiftSettings: optimized),
 
         // Training (offline, `lorgnette train`): the trainers of the bundled models, kept out of the runtime modules.
-        .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "LinearAlgebra", "Media"], swiftSettings: optimized),
         .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "FaceTracking", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
         .target(name: "FaceModelTraining", dependencies: ["FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
         // Evaluation of the facial metrics (offline, `lorgnette eval coverage`, tests): the synthetic head
@@ -126,7 +126,7 @@ let package = Package(
                 "Imaging", "Media", "JPEGCodec", "Capture", "VirtualCamera", "CMallocCounter",
                 "FaceData", "FaceDetection", "DetectorTraining", "ModelFormat", "Landmarks", "LandmarkTraining", "LinearAlgebra",
                 "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking",
-                "Meshes", "Rendering", "FrameCatalogue", "PNGCodec", "MeshoptCodec", "DracoCodec", "WebPCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "MetricsEvaluation", "PreviewServer",
+                "Meshes", "Rendering", "GlassesCatalogue", "PNGCodec", "MeshoptCodec", "DracoCodec", "WebPCodec", "Inputs", "Compositor", "Annotation", "Pipeline", "LightEstimation", "FacialMetrics", "MetricsEvaluation", "PreviewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimized
@@ -135,8 +135,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "Media", "Imaging", "JPEGCodec", "PNGCodec"]),
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "MeshoptCodec", "CMeshopt", "DracoCodec", "WebPCodec", "Imaging"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "FrameCatalogue", "Imaging"], exclude: ["Fixtures"]),
-        .testTarget(name: "FrameCatalogueTests", dependencies: ["FrameCatalogue", "Meshes"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "GlassesCatalogue", "Imaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "GlassesCatalogueTests", dependencies: ["GlassesCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
@@ -150,8 +150,8 @@ let package = Package(
         .testTarget(name: "FaceTrackingTests", dependencies: ["Inputs", "Anchors", "FaceTracking", "LandmarkTraining", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["Inputs", "FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Anchors", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
-        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "FrameCatalogue", "FaceModel", "Geometry", "Imaging"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "FrameCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "GlassesCatalogue", "FaceModel", "Geometry", "Imaging"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "GlassesCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
         .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FaceData", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.

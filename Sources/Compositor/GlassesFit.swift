@@ -66,7 +66,7 @@ public struct GlassesFit: Sendable {
     /// Canonical glasses frame → mean face frame (rigid).
     public var faceFromGlasses: Transform3D
     /// The detected regions of the unopened model (canonical frame).
-    public var regions: FrameRegions
+    public var regions: GlassesRegions
     /// Temple opening, degrees, outward positive: wearer's right (−x), left (+x). At the hinge for
     /// temples swung open; for bowed temples (narrow frames) the angle of the chord from the hinge
     /// to where the temple passes the ear.

@@ -1,3 +1,4 @@
+import Imaging
 import Meshes
 import Rendering
 
@@ -34,7 +35,7 @@ final class OccluderReach {
     /// occluder). False when that cannot be shown (camera behind the occluder's front, or a reaching
     /// vertex behind the near plane): then the whole glasses box must be drawn.
     func regions(glasses: Mesh, modelView: Transform3D, head: Transform3D, camera: PinholeCamera,
-                 within glassesBox: PixelBounds, into regions: inout [PixelBounds]) -> Bool {
+                 within glassesBox: PixelRect, into regions: inout [PixelRect]) -> Bool {
         regions.removeAll(keepingCapacity: true)
         // Occluder-frame x and z of a camera-space point: rows 0 and 2 of the inverse of `head`'s linear part.
         let det = head.determinant
@@ -101,14 +102,14 @@ final class OccluderReach {
             if !bounded { return false }
         }
         // Two pixels of margin: the anti-aliasing fringe reaches half a pixel beyond a triangle.
-        @inline(__always) func box(_ l: SIMD2<Float>, _ h: SIMD2<Float>) -> PixelBounds? {
+        @inline(__always) func box(_ l: SIMD2<Float>, _ h: SIMD2<Float>) -> PixelRect? {
             guard l.x <= h.x, l.y <= h.y else { return nil }
-            return PixelBounds(minX: Int(max(-1e6, (l.x - 2).rounded(.down))), minY: Int(max(-1e6, (l.y - 2).rounded(.down))),
-                               maxX: Int(min(1e6, (h.x + 2).rounded(.up))), maxY: Int(min(1e6, (h.y + 2).rounded(.up))))
-                .intersection(glassesBox)
+            return PixelRect(firstX: Int(max(-1e6, (l.x - 2).rounded(.down))), firstY: Int(max(-1e6, (l.y - 2).rounded(.down))),
+                             lastX: Int(min(1e6, (h.x + 2).rounded(.up))), lastY: Int(min(1e6, (h.y + 2).rounded(.up))))
+                .overlap(glassesBox)
         }
         let left = box(lo.0, hi.0), right = box(lo.1, hi.1)
-        if let l = left, let r = right, l.intersection(r) != nil {
+        if let l = left, let r = right, l.overlap(r) != nil {
             // Overlapping boxes (a turned head): one box, so no pixel's depth is drawn twice.
             regions.append(l.union(r))
         } else {

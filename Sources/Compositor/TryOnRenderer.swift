@@ -1,5 +1,5 @@
 import Anchors
-import FrameCatalogue
+import GlassesCatalogue
 import LightEstimation
 import Geometry
 import Imaging
@@ -43,7 +43,7 @@ public final class TryOnRenderer {
     /// the occluder is drawn over the whole glasses box (what the tests compare with).
     let reach: OccluderReach
     var restrictsOccluderToReach = true
-    private(set) var occluderRegions: [PixelBounds] = []
+    private(set) var occluderRegions: [PixelRect] = []
 
     /// Refitted glasses per head-width step (`widthStep`), built on first use.
     private var widthFits: [Int: RenderableMesh] = [:]

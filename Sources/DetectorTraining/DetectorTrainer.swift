@@ -2,6 +2,7 @@ import FaceData
 import FaceDetection
 import Foundation
 import Imaging
+import LinearAlgebra
 
 /// Settings of `DetectorTrainer`. Defaults are the ones the shipped model was trained with.
 public struct DetectorTrainingOptions: Sendable {

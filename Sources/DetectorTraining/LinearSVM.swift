@@ -1,4 +1,6 @@
 import FaceData
+import LinearAlgebra
+
 /// An L2-regularised, L1-loss (hinge) linear SVM trained by dual coordinate descent
 /// (Hsieh, Chang, Lin, Keerthi, Sathiya, "A Dual Coordinate Descent Method for Large-scale Linear
 /// SVM", ICML 2008 — LIBLINEAR's default solver): minimises ½‖w‖² + Σᵢ Cᵢ max(0, 1 − yᵢ(w·xᵢ + b)).
@@ -70,21 +72,6 @@ public struct LinearSVM: Sendable {
         }}
         return Solution(weights: w, bias: wb * biasFeature, epochs: epochs)
     }
-}
-
-@inline(__always)
-func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
-    var acc0 = SIMD8<Float>(), acc1 = SIMD8<Float>()
-    let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
-    var i = 0
-    while i + 16 <= n {
-        acc0 += ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self) * rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
-        acc1 += ra.loadUnaligned(fromByteOffset: 4 * i + 32, as: SIMD8<Float>.self) * rb.loadUnaligned(fromByteOffset: 4 * i + 32, as: SIMD8<Float>.self)
-        i += 16
-    }
-    var s = (acc0 + acc1).sum()
-    while i < n { s += a[i] * b[i]; i += 1 }
-    return s
 }
 
 @inline(__always)

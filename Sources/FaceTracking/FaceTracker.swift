@@ -25,7 +25,7 @@ import Smoothing
 /// Timestamps (seconds) drive the filters. Not thread-safe: one tracker per video stream.
 ///
 /// Allocation: with a `LandmarkCascade` as the landmark model, a face tracked frame after frame costs
-/// no heap allocation in the tracker (landmarks fitted in one reused `LandmarkCascade.Workspace`,
+/// no heap allocation in the tracker (landmarks fitted by the cascade's fitter in one reused workspace,
 /// anchors rewritten in place). Anchors and the returned array alternate between two sets of storage
 /// (even and odd frames), so a caller may keep the previous frame's result while it asks for the
 /// next; anything kept longer is simply copied on write once. Detection frames allocate.
@@ -65,12 +65,10 @@ public final class FaceTracker {
     private var frameIndex = 0
     /// Frames on which the detector ran (for statistics).
     public private(set) var detectorRuns = 0
-    /// The landmark model when it is a cascade (with the classifier's detection refinement when one is used).
-    private var cascade: LandmarkCascade?
+    /// The landmark model's fitter for this stream, judged by the classifier when it fits the model.
+    private let fitter: any LandmarkFitter
     /// The classifier when the configuration's confidence model fits the landmark model.
-    private var classifier: TrackingConfidenceModel?
-    /// Every cascade fit of this tracker runs in this one workspace (one thread at a time).
-    private var workspace: LandmarkCascade.Workspace?
+    private let classifier: TrackingConfidenceModel?
 
     public init(detector: any FaceDetector, landmarkModel: any LandmarkModel, poseEstimator: FacePoseEstimator,
                 camera: CameraIntrinsics, configuration: FaceTrackerConfiguration = FaceTrackerConfiguration()) {
@@ -79,15 +77,8 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
         self.camera = camera
         self.configuration = configuration
-        if var cascade = landmarkModel as? LandmarkCascade {
-            if let model = configuration.confidenceModel, model.matches(cascade) {
-                // Detection frames refine the start from the box and let the classifier pick among starts.
-                cascade.detectionRefinement = DetectionRefinement(scorer: model)
-                classifier = model
-            }
-            workspace = LandmarkCascade.Workspace(cascade: cascade)
-            self.cascade = cascade
-        }
+        fitter = landmarkModel.makeFitter(judge: configuration.confidenceModel)
+        classifier = fitter.isJudged ? configuration.confidenceModel : nil
     }
 
     /// Whether loss is decided by the tracking-confidence classifier (a model was configured and it
@@ -95,22 +86,10 @@ public final class FaceTracker {
     public var usesConfidenceModel: Bool { classifier != nil }
 
     /// Landmarks from tracking or from a box, with the classifier's face probability when there is one.
-    /// With a cascade the tracking-mode shape is `workspace.shape` (no copy is made).
     /// Detection fits need a gray image; tracking fits read `image` as it is (see `LumaFrame`).
     private func fit(_ image: LumaFrame, previous: [SIMD2<Float>]?, box: FaceBox?) -> (shape: [SIMD2<Float>], probability: Double?) {
-        if let cascade {
-            let fitted: LandmarkCascade.FittedShape
-            if let previous {
-                cascade.track(in: image, previous: previous, workspace: &workspace!)
-                return (workspace!.shape, classifier.map { Double($0.probability(workspace!.features)) })
-            } else {
-                fitted = cascade.detectionFit(in: image.grayImage, box: box!, workspace: &workspace!).fitted
-            }
-            return (fitted.landmarks, classifier.map { Double($0.probability(fitted.features)) })
-        }
-        // Other landmark models read gray images only (an RGB frame is converted: tests and tools, not the try-on).
-        let gray = image.grayImage
-        return (previous.map { landmarkModel.track(in: gray, previous: $0) } ?? landmarkModel.landmarks(in: gray, box: box!), nil)
+        let fitted = previous.map { fitter.track(in: image, previous: $0) } ?? fitter.fit(in: image.grayImage, box: box!)
+        return (fitted.shape, fitted.score.map { Double(TrackingConfidenceModel.probability(score: $0)) })
     }
 
     public var trackedFaceCount: Int { tracks.count }

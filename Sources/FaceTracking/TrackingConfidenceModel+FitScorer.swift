@@ -5,4 +5,5 @@ import Landmarks
 /// model `matches(_:)`.
 extension TrackingConfidenceModel: FitScorer {
     public func fitScore(_ fitted: LandmarkCascade.FittedShape) -> Float { score(fitted.features) }
+    public func judges(_ cascade: LandmarkCascade) -> Bool { matches(cascade) }
 }

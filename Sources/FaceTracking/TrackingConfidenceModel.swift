@@ -73,7 +73,12 @@ public struct TrackingConfidenceModel: Sendable {
 
     /// P(face | features) = σ(w·x).
     public func probability(_ features: [Float]) -> Float {
-        1 / (1 + expf(-score(features)))
+        Self.probability(score: score(features))
+    }
+
+    /// The logistic of a score (log-odds).
+    public static func probability(score: Float) -> Float {
+        1 / (1 + expf(-score))
     }
 
     // MARK: File format

@@ -16,7 +16,7 @@ public struct MeasurementReport: Sendable {
     public var templeWidth: MetricSummary
     public var faceWidth: MetricSummary
     public var cameraDistance: MetricSummary
-    public var frameSize: FrameSize?
+    public var recommendedSize: SizeRecommendation?
     /// With the iris scale: the person's iris diameter estimated once over the frames, in the PnP
     /// (mean-face) units, before it is taken to be 11.7 mm (nil otherwise).
     public var sessionIris: MetricSummary?
@@ -87,7 +87,7 @@ public struct MeasurementReport: Sendable {
         self.framesUsed = count
         self.pd = pd; self.pdFar = pdFar; self.monoRight = mr; self.monoLeft = ml
         self.templeWidth = tw; self.faceWidth = fw; self.cameraDistance = cd
-        self.frameSize = FrameSize.recommended(farPD: pdFar.value, templeWidth: tw.value)
+        self.recommendedSize = SizeRecommendation.recommended(farPD: pdFar.value, templeWidth: tw.value)
         self.sessionIris = sessionIris
     }
 
@@ -108,7 +108,7 @@ public struct MeasurementReport: Sendable {
         s += "\"mono_pd_mm\": {\"left\": \(Self.json(monoLeft)), \"right\": \(Self.json(monoRight))}, "
         s += "\"temple_width_mm\": \(Self.json(templeWidth)), \"face_width_mm\": \(Self.json(faceWidth)), "
         s += "\"camera_distance_mm\": \(Self.json(cameraDistance)), "
-        if let f = frameSize {
+        if let f = recommendedSize {
             s += "\"frame_size\": {\"code\": \"\(f.code)\", \"label\": \"\(f.label)\"}}"
         } else {
             s += "\"frame_size\": null}"
@@ -133,7 +133,7 @@ public struct MeasurementReport: Sendable {
         lines.append(row("Temple width (at eye level)", templeWidth))
         lines.append(row("Face width (cheekbones)", faceWidth))
         lines.append(row("Camera distance", cameraDistance, 0))
-        if let f = frameSize { lines.append("Recommended frame size: \(f.code) (\(f.label))") }
+        if let f = recommendedSize { lines.append("Recommended frame size: \(f.code) (\(f.label))") }
         return lines.joined(separator: "\n")
     }
 

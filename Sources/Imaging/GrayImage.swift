@@ -33,14 +33,6 @@ public struct GrayImage: Sendable, Equatable {
     public mutating func reshape(width: Int, height: Int) {
         self.width = width
         self.height = height
-        let n = width * height
-        if pixels.count != n {
-            if pixels.capacity >= n {
-                pixels.removeAll(keepingCapacity: true)
-                pixels.append(contentsOf: repeatElement(0, count: n))
-            } else {
-                pixels = [UInt8](repeating: 0, count: n)
-            }
-        }
+        resizeKeepingCapacity(&pixels, to: width * height)
     }
 }

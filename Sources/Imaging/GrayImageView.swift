@@ -56,15 +56,7 @@ public struct GrayImageView: Sendable {
     public func copy() -> GrayImage {
         var out = GrayImage(width: width, height: height)
         if width == 0 || height == 0 { return out }
-        let w = width, h = height, stride = rowStride, start = startIndex
-        base.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
-                let s = src.baseAddress!, d = dst.baseAddress!
-                for y in 0 ..< h {
-                    (d + y * w).update(from: s + (start + y * stride), count: w)
-                }
-            }
-        }
+        copyRows(base.pixels, start: startIndex, stride: rowStride, rowBytes: width, rows: height, into: &out.pixels)
         return out
     }
 }

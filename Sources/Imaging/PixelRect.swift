@@ -22,8 +22,17 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// Inclusive corners, the form the rasterisers clip with: columns `firstX...lastX`, rows
+    /// `firstY...lastY` (empty when reversed).
+    public init(firstX: Int, firstY: Int, lastX: Int, lastY: Int) {
+        self.init(x: firstX, y: firstY, width: lastX - firstX + 1, height: lastY - firstY + 1)
+    }
+
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
+    /// The last column and row inside (inclusive); `x - 1` / `y - 1` when empty.
+    public var lastX: Int { x + width - 1 }
+    public var lastY: Int { y + height - 1 }
     public var isEmpty: Bool { width == 0 || height == 0 }
     public var area: Int { width * height }
 
@@ -41,6 +50,19 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
             return PixelRect(x: cx, y: cy, width: 0, height: 0)
         }
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The common part, or nil when the rectangles do not overlap (the form clipping code guards on).
+    public func overlap(_ other: PixelRect) -> PixelRect? {
+        let common = intersection(other)
+        return common.isEmpty ? nil : common
+    }
+
+    /// The smallest rectangle holding both (an empty one adds nothing).
+    public func union(_ other: PixelRect) -> PixelRect {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        return PixelRect(x0: min(x, other.x), y0: min(y, other.y), x1: max(maxX, other.maxX), y1: max(maxY, other.maxY))
     }
 
     /// This rectangle clipped to an image of the given size.

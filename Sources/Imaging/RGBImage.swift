@@ -37,14 +37,6 @@ public struct RGBImage: Sendable, Equatable {
     public mutating func reshape(width: Int, height: Int) {
         self.width = width
         self.height = height
-        let n = 3 * width * height
-        if pixels.count != n {
-            if pixels.capacity >= n {
-                pixels.removeAll(keepingCapacity: true)
-                pixels.append(contentsOf: repeatElement(0, count: n))
-            } else {
-                pixels = [UInt8](repeating: 0, count: n)
-            }
-        }
+        resizeKeepingCapacity(&pixels, to: 3 * width * height)
     }
 }

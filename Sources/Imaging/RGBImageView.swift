@@ -39,15 +39,7 @@ public struct RGBImageView: Sendable {
     public func copy() -> RGBImage {
         var out = RGBImage(width: width, height: height)
         if width == 0 || height == 0 { return out }
-        let rowBytes = 3 * width, h = height, stride = rowStride, start = startIndex
-        base.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
-                let s = src.baseAddress!, d = dst.baseAddress!
-                for y in 0 ..< h {
-                    (d + y * rowBytes).update(from: s + (start + y * stride), count: rowBytes)
-                }
-            }
-        }
+        copyRows(base.pixels, start: startIndex, stride: rowStride, rowBytes: 3 * width, rows: height, into: &out.pixels)
         return out
     }
 }

@@ -8,4 +8,11 @@
 /// depending on the module that trains it.
 public protocol FitScorer: Sendable {
     func fitScore(_ fitted: LandmarkCascade.FittedShape) -> Float
+    /// Whether this judge was trained on `cascade`'s features (a fitter ignores a judge that was not).
+    func judges(_ cascade: LandmarkCascade) -> Bool
+}
+
+extension FitScorer {
+    /// A judge that does not say what it was trained on is taken to judge any cascade.
+    public func judges(_ cascade: LandmarkCascade) -> Bool { true }
 }

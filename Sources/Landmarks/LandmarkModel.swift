@@ -15,9 +15,15 @@ public protocol LandmarkModel: Sendable {
     /// when it may read anywhere. Lets a caller prepare only that part of a frame (e.g. convert only
     /// it to gray); the region may be larger than the image.
     func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect?
+    /// A fitter for one video stream; `judge` scores its fits when it was trained for this model
+    /// (otherwise it is ignored).
+    func makeFitter(judge: (any FitScorer)?) -> any LandmarkFitter
 }
 
 extension LandmarkModel {
     /// Unknown: the whole image.
     public func trackingReadRegion(previous: [SIMD2<Float>]) -> PixelRect? { nil }
+
+    /// No scratch memory and no judge: each fit calls the model.
+    public func makeFitter(judge: (any FitScorer)?) -> any LandmarkFitter { PlainFitter(model: self) }
 }

@@ -8,7 +8,6 @@ import Media
 import Meshes
 import Pipeline
 import PreviewServer
-import Rendering
 
 /// `live --http`: the preview server composed with the try-on pipeline. The capture loop calls
 /// `publish` once per frame (never waits on the network); the server's handlers call into
@@ -54,20 +53,19 @@ final class LivePreview {
 
     static func metrics(_ m: MeasurementReport) -> EngineState.Metrics {
         EngineState.Metrics(pdMM: m.pdFar.value, pdUncertaintyMM: m.pdFar.plusMinus, nearPdMM: m.pd.value,
-                            templeWidthMM: m.templeWidth.value, recommendedSize: m.frameSize?.code,
-                            sizeLabel: m.frameSize?.label, framesUsed: m.framesUsed)
+                            templeWidthMM: m.templeWidth.value, recommendedSize: m.recommendedSize?.code,
+                            sizeLabel: m.recommendedSize?.label, framesUsed: m.framesUsed)
     }
 }
 
-/// The catalogue, thumbnails and frame switching over the pipeline. `GlassesLibrary` and the
-/// renderer are not thread-safe, so requests take turns on one lock (thumbnails are cached by the
+/// The catalogue, thumbnails and glasses switching over the pipeline. `GlassesLibrary` and the
+/// portraits are not thread-safe, so requests take turns on one lock (thumbnails are cached by the
 /// server, switching is rare).
 final class LivePreviewControl: PreviewControl, @unchecked Sendable {
     let frames: [PreviewFrame]
     private let library: GlassesLibrary
     private let pipeline: FramePipeline
     private let lock = NSLock()
-    private let renderer = SceneRenderer()
     static let thumbnailSize = (width: 304, height: 152)
 
     init(library: GlassesLibrary, pipeline: FramePipeline) {
@@ -87,14 +85,9 @@ final class LivePreviewControl: PreviewControl, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let glasses = try library.load(spec)
-        guard let bounds = glasses.canonical.mesh.bounds else { throw PipelineError("\(spec): model is empty") }
+        guard let portrait = GlassesPortrait(glasses.canonical) else { throw PipelineError("\(spec): model is empty") }
         let (w, h) = Self.thumbnailSize
-        var turntable = Turntable(bounds: bounds, width: w, height: h)
-        turntable.distance *= 0.7
-        var image = Turntable.backdrop(width: w, height: h)
-        renderer.beginFrame(width: w, height: h)
-        renderer.draw(RenderableMesh(glasses.canonical.mesh), modelToWorld: .identity,
-                      camera: turntable.camera(yawDegrees: 20, width: w, height: h), into: &image)
+        let image = portrait.picture(yawDegrees: 20, width: w, height: h, closer: 0.7)
         return try TurboJPEGEncoder().encode(image, quality: 90)
     }
 

@@ -61,6 +61,11 @@ enum MediaFactory {
     /// position, which `PhotoFaceDetector` finds (video keeps the tracker's plain detector).
     static func isStills(_ spec: String) -> Bool { InputOpener.kind(of: spec)?.isStills ?? false }
 
+    /// Throws "PATH: no such folder" for the first of `paths` that is not a folder (dataset options).
+    static func requireFolders(_ paths: [String]) throws {
+        for path in paths where !isDirectory(path) { throw CLIError("\(path): no such folder") }
+    }
+
     static func hasExtension(_ path: String, _ extensions: Set<String>) -> Bool { InputOpener.hasExtension(path, extensions) }
     static func isDirectory(_ path: String) -> Bool { InputOpener.isDirectory(path) }
 }

@@ -1,8 +1,9 @@
 import DracoCodec
+import Foundation
 import FaceDetection
 import FaceModel
 import FaceTracking
-import FrameCatalogue
+import GlassesCatalogue
 import JPEGCodec
 import Landmarks
 import Meshes
@@ -26,9 +27,9 @@ enum PipelineFactory {
     /// The bundled frame catalogue and a loader fitting glasses to the bundled mean face.
     static func glassesLibrary(frameWidthOverrideMM: Float? = nil, lensNames: [String] = [], allowsFilesOutsideFolder: Bool = false) throws -> GlassesLibrary {
         let face = try MeanFace(contentsOf: try ModelsDirectory.file("mean-face.json").path)
-        let catalogue: FrameCatalogue
+        let catalogue: GlassesCatalogue
         do {
-            catalogue = try FrameCatalogue.load(path: try ModelsDirectory.file("frames/catalogue.json").path)
+            catalogue = try GlassesCatalogue.load(path: try ModelsDirectory.file("frames/catalogue.json").path)
         } catch let e as CatalogueError {
             throw CLIError(e.description)
         }
@@ -46,6 +47,15 @@ enum PipelineFactory {
             cascade = try LandmarkCascade(contentsOf: try landmarkModel ?? ModelsDirectory.file("landmarks.lmrk").path)
             detector = try HOGFaceDetectorModel(contentsOfFile: try detectorModel ?? ModelsDirectory.file("face-detector.fdet").path)
         }
+    }
+
+    /// The photo journey of `landmarks`: the photo detector (faces of any size, at the edge) and the
+    /// bundled tracking-confidence model as the fit judge when it was trained for the landmark model.
+    static func makePhotoLandmarker(models: TrackingModels) throws -> PhotoLandmarker {
+        let confidencePath = try ModelsDirectory.file("tracking-confidence.tcnf").path
+        let judge = FileManager.default.fileExists(atPath: confidencePath) ? try? TrackingConfidenceModel(contentsOf: confidencePath) : nil
+        return PhotoLandmarker(detector: PhotoFaceDetector(model: models.detector), cascade: models.cascade, judge: judge,
+                               decoder: TurboJPEGDecoder())
     }
 
     /// A pipeline drawing `glasses` (nil for the modes without glasses) with `models` (default: the

@@ -36,6 +36,9 @@ public protocol JPEGDecoding: AnyObject {
     func decodeGray(_ jpeg: [UInt8], scale: DCTScale, into image: inout GrayImage) throws
     /// Decodes to RGB, optionally DCT-scaled, into `image`.
     func decodeRGB(_ jpeg: [UInt8], scale: DCTScale, into image: inout RGBImage) throws
+    /// Corrupt-data warnings of the last decode that still produced a picture (0 when the codec does
+    /// not count them).
+    var lastWarningCount: Int { get }
 }
 
 /// Encodes RGB images to baseline JPEG with standard Huffman tables (so every frame is self-contained).
@@ -45,6 +48,8 @@ public protocol JPEGEncoding: AnyObject {
     /// The same JPEG written into `output` (replacing its contents). An encoder that can should reuse
     /// `output`'s storage, so a caller encoding frame after frame into one buffer allocates nothing.
     func encode(_ image: RGBImage, quality: Int, into output: inout [UInt8]) throws
+    /// A one-component (grayscale) JPEG where the encoder can make one.
+    func encode(_ image: GrayImage, quality: Int) throws -> [UInt8]
 }
 
 extension JPEGEncoding {
@@ -52,9 +57,16 @@ extension JPEGEncoding {
     public func encode(_ image: RGBImage, quality: Int, into output: inout [UInt8]) throws {
         output = try encode(image, quality: quality)
     }
+
+    /// Fallback for encoders without a grayscale path: the picture as RGB.
+    public func encode(_ image: GrayImage, quality: Int) throws -> [UInt8] {
+        try encode(RGBImage(gray: image), quality: quality)
+    }
 }
 
 extension JPEGDecoding {
+    public var lastWarningCount: Int { 0 }
+
     public func decodeGray(_ jpeg: [UInt8], scale: DCTScale = .full) throws -> GrayImage {
         var image = GrayImage(width: 0, height: 0)
         try decodeGray(jpeg, scale: scale, into: &image)

@@ -5,7 +5,7 @@
 /// front's vertical centre, z = the front's most forward point).
 ///
 /// `sourceFromCanonical` maps back to the file's coordinates; `regions` holds the landmarks the
-/// fitting stage needs (see `FrameRegions`).
+/// fitting stage needs (see `GlassesRegions`).
 public struct CanonicalGlasses: Sendable {
     /// How the millimetre scale was chosen.
     public enum Scale: Sendable, Equatable {
@@ -16,7 +16,7 @@ public struct CanonicalGlasses: Sendable {
     }
 
     public var mesh: Mesh
-    public var regions: FrameRegions
+    public var regions: GlassesRegions
     public var scale: Scale
     /// Canonical = `canonicalFromSource.apply(source)`.
     public var canonicalFromSource: Transform3D
@@ -42,7 +42,7 @@ public enum GlassesNormalizer {
 
     public static func normalize(_ mesh: Mesh, declaredWidthMM: Float? = nil) -> CanonicalGlasses {
         guard let box = mesh.bounds else {
-            return CanonicalGlasses(mesh: mesh, regions: FrameRegions.empty, scale: .declaredWidth(0), canonicalFromSource: .identity,
+            return CanonicalGlasses(mesh: mesh, regions: GlassesRegions.empty, scale: .declaredWidth(0), canonicalFromSource: .identity,
                                     sourceWidthAxis: 0, sourceTempleDirection: [0, 0, -1])
         }
         let centre = (box.min + box.max) / 2
@@ -83,10 +83,10 @@ public enum GlassesNormalizer {
         }
         let oriented = Transform3D.scaling(factor) * rotation * Transform3D.translation(-centre)
         let provisional = mesh.transformed(by: oriented)
-        let origin = FrameRegions.bridgeOrigin(of: provisional)
+        let origin = GlassesRegions.bridgeOrigin(of: provisional)
         let canonicalFromSource = Transform3D.translation(-origin) * oriented
         let canonical = mesh.transformed(by: canonicalFromSource)
-        return CanonicalGlasses(mesh: canonical, regions: FrameRegions.detect(in: canonical), scale: scale,
+        return CanonicalGlasses(mesh: canonical, regions: GlassesRegions.detect(in: canonical), scale: scale,
                                 canonicalFromSource: canonicalFromSource, sourceWidthAxis: widthAxis, sourceTempleDirection: -front)
     }
 }

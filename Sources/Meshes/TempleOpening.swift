@@ -1,6 +1,6 @@
 /// Opens (or closes) the temples of a canonical glasses model so their ends sit at a given half
 /// width: each side's geometry behind the hinge is turned about the vertical axis through that
-/// side's hinge (`FrameRegions`), so the temples clear a head of that breadth and reach the ears.
+/// side's hinge (`GlassesRegions`), so the temples clear a head of that breadth and reach the ears.
 /// The turn fades in over the first `blendMM` behind the hinge, bending the temple there rather
 /// than tearing it from the end piece. Only vertices on the temple's side of the frame
 /// (|x| beyond 30 % of the half width) and behind the hinge move; the front is untouched.
@@ -42,7 +42,7 @@ public enum TempleOpening {
             }
             out.mesh.primitives[pi] = p
         }
-        out.regions = FrameRegions.detect(in: out.mesh)
+        out.regions = GlassesRegions.detect(in: out.mesh)
         return out
     }
 }

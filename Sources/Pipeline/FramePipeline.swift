@@ -220,14 +220,8 @@ public final class FramePipeline: @unchecked Sendable {
     /// straight to gray (no colour conversion); in the `metrics` mode every payload ends in `gray`.
     private func decode(_ frame: Frame, toGray: Bool) throws -> (width: Int, height: Int) {
         switch frame.payload {
-        case .jpeg(let bytes) where toGray:
-            try decoder.decodeGray(bytes, scale: .full, into: &gray)
-            return (gray.width, gray.height)
-        case .rgb(let image) where configuration.mode == .metrics:
-            gray = GrayImage(luma: image)
-            return (gray.width, gray.height)
-        case .gray(let image) where configuration.mode == .metrics:
-            gray = image
+        case .jpeg where toGray, _ where configuration.mode == .metrics:
+            try LumaDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
             return (gray.width, gray.height)
         case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
         case .rgb(let image): canvas = image

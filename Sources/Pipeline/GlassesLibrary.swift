@@ -1,7 +1,7 @@
 import Compositor
 import FaceModel
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Meshes
 
 /// Turns what a user names — a catalogue frame `id[:variant]` or a `.gltf`/`.glb`/`.obj` path — into
@@ -9,7 +9,7 @@ import Meshes
 /// catalogue's declared width, else `GlassesNormalizer.defaultFrameWidthMM`.
 /// Not `Sendable` (the mesh loader holds codec state): keep one per thread, or guard it with a lock.
 public struct GlassesLibrary {
-    public let catalogue: FrameCatalogue?
+    public let catalogue: GlassesCatalogue?
     public let loader: MeshLoader
     public let face: MeanFace
     public var frameWidthOverrideMM: Float?
@@ -17,7 +17,7 @@ public struct GlassesLibrary {
     /// the catalogue entry's `lenses`, else the guess.
     public var lensNames: [String]
 
-    public init(catalogue: FrameCatalogue?, loader: MeshLoader, face: MeanFace, frameWidthOverrideMM: Float? = nil, lensNames: [String] = []) {
+    public init(catalogue: GlassesCatalogue?, loader: MeshLoader, face: MeanFace, frameWidthOverrideMM: Float? = nil, lensNames: [String] = []) {
         self.lensNames = lensNames
         self.catalogue = catalogue
         self.loader = loader

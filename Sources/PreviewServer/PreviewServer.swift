@@ -155,7 +155,7 @@ public final class PreviewServer: Sendable {
             return try Self.jsonResponse(status)
         }
         router.get("frames") { [self] _, _ in
-            try Self.jsonResponse(FrameList(frames: control.frames, selected: engineState?.selectedGlasses))
+            try Self.jsonResponse(GlassesList(frames: control.frames, selected: engineState?.selectedGlasses))
         }
         router.get("thumbnail") { [self] request, _ in
             guard let spec = request.uri.queryParameters.get("frame"), !spec.isEmpty else {
@@ -272,7 +272,7 @@ private struct Running: Sendable {
 }
 
 /// `/frames`: the catalogue and the frame chosen now.
-struct FrameList: Encodable {
+struct GlassesList: Encodable {
     let frames: [PreviewFrame]
     let selected: String?
 }

@@ -1,21 +1,23 @@
+import Imaging
+
 extension Rasterizer {
     /// `rasterize` with a `DepthOnlyShader` (the head occluder), eight pixels of a row at a time: the
     /// same coverage rule (pixel centres inside, no fringe) and nearest-1/z test, with the edge
     /// functions and 1/z evaluated at each pixel rather than stepped along the row (so a centre
     /// within float rounding of an edge may fall the other way).
-    public static func rasterizeDepth(_ triangles: [ScreenTriangle], depth: inout DepthBuffer, scissor: PixelBounds? = nil) {
+    public static func rasterizeDepth(_ triangles: [ScreenTriangle], depth: inout DepthBuffer, scissor: PixelRect? = nil) {
         let width = depth.width, height = depth.height
         guard width > 0 && height > 0 else { return }
-        let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
-            .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        let clip = (scissor ?? PixelRect(x: 0, y: 0, width: width, height: height))
+            .overlap(PixelRect(x: 0, y: 0, width: width, height: height))
         guard let clip else { return }
         var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
         depth.values.withUnsafeMutableBufferPointer { z in
             triangles.withUnsafeBufferPointer { tris in
                 for t in tris {
                     guard let r = drawDepth8(t, width: width, clip: clip, z: z) else { continue }
-                    box.minX = min(box.minX, r.minX); box.minY = min(box.minY, r.minY)
-                    box.maxX = max(box.maxX, r.maxX); box.maxY = max(box.maxY, r.maxY)
+                    box.minX = min(box.minX, r.x); box.minY = min(box.minY, r.y)
+                    box.maxX = max(box.maxX, r.lastX); box.maxY = max(box.maxY, r.lastY)
                 }
             }
         }
@@ -23,7 +25,7 @@ extension Rasterizer {
     }
 
     @inline(__always)
-    static func drawDepth8(_ t: ScreenTriangle, width: Int, clip: PixelBounds, z: UnsafeMutableBufferPointer<Float>) -> PixelBounds? {
+    static func drawDepth8(_ t: ScreenTriangle, width: Int, clip: PixelRect, z: UnsafeMutableBufferPointer<Float>) -> PixelRect? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
         let plane = InverseDepthPlane(e, t)
@@ -63,6 +65,6 @@ extension Rasterizer {
                 px += 8
             }
         }
-        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+        return touched ? PixelRect(firstX: e.minX, firstY: e.minY, lastX: e.maxX, lastY: e.maxY) : nil
     }
 }

@@ -14,12 +14,12 @@ extension Rasterizer {
     /// that may discard write it when shaded, and the queue is shaded at the end of every triangle.
     static func rasterizeQueued<S: BatchShader>(_ triangles: [ScreenTriangle], shader: S,
                                                 color: inout RGBImage, depth: inout DepthBuffer,
-                                                scissor: PixelBounds?, queue: inout FragmentQueue) {
+                                                scissor: PixelRect?, queue: inout FragmentQueue) {
         precondition(color.width == depth.width && color.height == depth.height, "colour and depth sizes differ")
         guard color.width > 0 && color.height > 0 else { return }
         let width = color.width, height = color.height
-        let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
-            .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        let clip = (scissor ?? PixelRect(x: 0, y: 0, width: width, height: height))
+            .overlap(PixelRect(x: 0, y: 0, width: width, height: height))
         guard let clip else { return }
         // Pixel indices are queued as floats (exact below 2^24; integer vector compares compiled badly).
         guard width * height < 1 << 24 else {
@@ -49,7 +49,7 @@ extension Rasterizer {
                                                     z: z.baseAddress!, toLinear: toLinear.baseAddress!, toSRGB: toSRGB.baseAddress!,
                                                     encoded: encoded.baseAddress!)
                                 for t in tris {
-                                    let drawn: PixelBounds?
+                                    let drawn: PixelRect?
                                     if drawsAsSpans(t, mayDiscard: shader.mayDiscard) {
                                         q.flush(shader)
                                         drawn = drawSpans(t, shader: shader, width: width, pixelCount: width * height, clip: clip, queue: &q)
@@ -57,8 +57,8 @@ extension Rasterizer {
                                         drawn = queueTriangle(t, shader: shader, width: width, clip: clip, z: z, queue: &q)
                                     }
                                     if let r = drawn {
-                                        box.minX = min(box.minX, r.minX); box.minY = min(box.minY, r.minY)
-                                        box.maxX = max(box.maxX, r.maxX); box.maxY = max(box.maxY, r.maxY)
+                                        box.minX = min(box.minX, r.x); box.minY = min(box.minY, r.y)
+                                        box.maxX = max(box.maxX, r.lastX); box.maxY = max(box.maxY, r.lastY)
                                     }
                                     if shader.mayDiscard { q.flush(shader) }
                                 }
@@ -83,8 +83,8 @@ extension Rasterizer {
 
     /// Covers one triangle, queueing the fragments that pass the depth test; its pixel box when any did.
     @inline(__always)
-    static func queueTriangle<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelBounds,
-                                              z: UnsafeMutableBufferPointer<Float>, queue q: inout QueueWriter) -> PixelBounds? {
+    static func queueTriangle<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelRect,
+                                              z: UnsafeMutableBufferPointer<Float>, queue q: inout QueueWriter) -> PixelRect? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: t.smoothEdges) else { return nil }
         let writesDepth = shader.writesDepth, deferDepth = shader.mayDiscard
         let m = t.smoothEdges
@@ -140,7 +140,7 @@ extension Rasterizer {
             }
         }
         if m != 0 { rows(smooth: true) } else { rows(smooth: false) }
-        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+        return touched ? PixelRect(firstX: e.minX, firstY: e.minY, lastX: e.maxX, lastY: e.maxY) : nil
     }
 }
 

@@ -14,19 +14,19 @@ public enum Rasterizer {
     /// Pixels outside `scissor` (inclusive pixel bounds), when given, are left untouched.
     public static func rasterize<S: FragmentShader>(_ triangles: [ScreenTriangle], shader: S,
                                                     color: inout RGBImage, depth: inout DepthBuffer,
-                                                    scissor: PixelBounds? = nil) {
+                                                    scissor: PixelRect? = nil) {
         precondition(color.width == depth.width && color.height == depth.height, "colour and depth sizes differ")
         guard color.width > 0 && color.height > 0 else { return }
         let writesColor = shader.writesColor, writesDepth = shader.writesDepth
         guard writesColor || writesDepth else { return }
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         let width = color.width, height = color.height
-        let clip = (scissor ?? PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
-            .intersection(PixelBounds(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        let clip = (scissor ?? PixelRect(x: 0, y: 0, width: width, height: height))
+            .overlap(PixelRect(x: 0, y: 0, width: width, height: height))
         guard let clip else { return }
-        @inline(__always) func grow(_ r: PixelBounds?) {
+        @inline(__always) func grow(_ r: PixelRect?) {
             guard let r else { return }
-            minX = min(minX, r.minX); minY = min(minY, r.minY); maxX = max(maxX, r.maxX); maxY = max(maxY, r.maxY)
+            minX = min(minX, r.x); minY = min(minY, r.y); maxX = max(maxX, r.lastX); maxY = max(maxY, r.lastY)
         }
         if !writesColor {
             depth.values.withUnsafeMutableBufferPointer { z in
@@ -55,9 +55,9 @@ public enum Rasterizer {
 
     /// Draws one triangle with a colour-writing shader; returns its pixel box when it passed the depth test anywhere.
     @inline(__always)
-    static func drawTriangle<S: FragmentShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelBounds,
+    static func drawTriangle<S: FragmentShader>(_ t: ScreenTriangle, shader: S, width: Int, clip: PixelRect,
                                                 rgb: UnsafeMutableBufferPointer<UInt8>, z: UnsafeMutableBufferPointer<Float>,
-                                                toLinear: UnsafeBufferPointer<Float>, toSRGB: UnsafeBufferPointer<UInt8>) -> PixelBounds? {
+                                                toLinear: UnsafeBufferPointer<Float>, toSRGB: UnsafeBufferPointer<UInt8>) -> PixelRect? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: t.smoothEdges) else { return nil }
         let writesDepth = shader.writesDepth
         let m = t.smoothEdges
@@ -150,12 +150,12 @@ public enum Rasterizer {
             finish(pendingIndex, shader.fragment(triangle: source, varying: pendingVarying, frontFacing: frontFacing),
                    pendingInside, pendingInvZ, pendingCoverage)
         }
-        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+        return touched ? PixelRect(firstX: e.minX, firstY: e.minY, lastX: e.maxX, lastY: e.maxY) : nil
     }
 
     /// Depth only (occluders): the nearest 1/z of the covered pixel centres, no fringe.
     @inline(__always)
-    static func drawDepth(_ t: ScreenTriangle, width: Int, clip: PixelBounds, z: UnsafeMutableBufferPointer<Float>) -> PixelBounds? {
+    static func drawDepth(_ t: ScreenTriangle, width: Int, clip: PixelRect, z: UnsafeMutableBufferPointer<Float>) -> PixelRect? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
         let plane = InverseDepthPlane(e, t)
@@ -176,7 +176,7 @@ public enum Rasterizer {
                 e0 += a0; e1 += a1; e2 += a2; w += wA
             }
         }
-        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+        return touched ? PixelRect(firstX: e.minX, firstY: e.minY, lastX: e.maxX, lastY: e.maxY) : nil
     }
 }
 
@@ -194,13 +194,13 @@ struct TriangleEdges {
 
     /// Nil for degenerate or non-finite triangles and those with no pixel inside `clip`.
     @inline(__always)
-    init?(_ t: ScreenTriangle, clip: PixelBounds, smoothEdges m: UInt8) {
+    init?(_ t: ScreenTriangle, clip: PixelRect, smoothEdges m: UInt8) {
         let x0 = t.p0.x, y0 = t.p0.y, x1 = t.p1.x, y1 = t.p1.y, x2 = t.p2.x, y2 = t.p2.y
         let margin: Float = m != 0 ? 1 : 0
-        let bx0 = max(clip.minX, ceilInt(min(min(x0, x1), x2) - margin, clip.minX, clip.maxX))
-        let bx1 = min(clip.maxX, floorInt(max(max(x0, x1), x2) + margin, clip.minX, clip.maxX))
-        let by0 = max(clip.minY, ceilInt(min(min(y0, y1), y2) - margin, clip.minY, clip.maxY))
-        let by1 = min(clip.maxY, floorInt(max(max(y0, y1), y2) + margin, clip.minY, clip.maxY))
+        let bx0 = max(clip.x, ceilInt(min(min(x0, x1), x2) - margin, clip.x, clip.lastX))
+        let bx1 = min(clip.lastX, floorInt(max(max(x0, x1), x2) + margin, clip.x, clip.lastX))
+        let by0 = max(clip.y, ceilInt(min(min(y0, y1), y2) - margin, clip.y, clip.lastY))
+        let by1 = min(clip.lastY, floorInt(max(max(y0, y1), y2) + margin, clip.y, clip.lastY))
         guard bx0 <= bx1 && by0 <= by1 else { return nil }
         let area2 = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
         guard abs(area2) > 1e-8, area2.isFinite else { return nil }

@@ -20,7 +20,7 @@ public final class SceneRenderer {
     /// When set, drawing touches only these pixels. Set it to the glasses' `screenBounds` before
     /// drawing the head occluder: depth outside the glasses is never tested, and a head covers far
     /// more pixels than a pair of glasses.
-    public var scissor: PixelBounds?
+    public var scissor: PixelRect?
     /// Shade with the straightforward rasteriser, one fragment at a time (`Rasterizer.rasterize`),
     /// instead of the batched fast path (`Rasterizer.rasterizeQueued`): the specification the fast
     /// path is tested against, pixel for pixel.
@@ -50,13 +50,13 @@ public final class SceneRenderer {
     /// triangles are built once and rasterised once per region. Regions should not overlap (an
     /// overlap's depth is drawn twice, to the same result).
     public func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
-                             within regions: [PixelBounds]) {
+                             within regions: [PixelRect]) {
         guard var union = regions.first else { return }
         for r in regions.dropFirst() { union = union.union(r) }
-        if let scissor { guard let u = union.intersection(scissor) else { return }; union = u }
+        if let scissor { guard let u = union.overlap(scissor) else { return }; union = u }
         drawOccluder(mesh, modelToWorld: modelToWorld, camera: camera, into: &image, touching: union) { triangles, image, depth in
             for r in regions {
-                guard let clip = scissor.map({ r.intersection($0) }) ?? r else { continue }
+                guard let clip = scissor.map({ r.overlap($0) }) ?? r else { continue }
                 rasterizeDepth(triangles, scissor: clip, image: &image, depth: &depth)
             }
         }
@@ -64,7 +64,7 @@ public final class SceneRenderer {
 
     /// Builds the occluder's triangles that can touch `bounds` (nil: all), and hands them to `rasterize`.
     private func drawOccluder(_ mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera, into image: inout RGBImage,
-                              touching bounds: PixelBounds?, rasterize: ([ScreenTriangle], inout RGBImage, inout DepthBuffer) -> Void) {
+                              touching bounds: PixelRect?, rasterize: ([ScreenTriangle], inout RGBImage, inout DepthBuffer) -> Void) {
         prepare(mesh, modelToWorld: modelToWorld, camera: camera, image: image, shading: false)
         for i in mesh.mesh.primitives.indices {
             buildTriangles(mesh, primitive: i, camera: camera, keep: mesh.outwardWinding[i], smooth: false, sortFarToNear: false,
@@ -73,7 +73,7 @@ public final class SceneRenderer {
         }
     }
 
-    private func rasterizeDepth(_ triangles: [ScreenTriangle], scissor: PixelBounds?, image: inout RGBImage, depth: inout DepthBuffer) {
+    private func rasterizeDepth(_ triangles: [ScreenTriangle], scissor: PixelRect?, image: inout RGBImage, depth: inout DepthBuffer) {
         if usesReferenceRasterizer {
             Rasterizer.rasterize(triangles, shader: DepthOnlyShader(), color: &image, depth: &depth, scissor: scissor)
         } else {
@@ -118,10 +118,10 @@ public final class SceneRenderer {
     /// The pixels `mesh` can cover (its vertices' projections, one pixel of anti-aliasing margin),
     /// clamped to the camera's image; nil when it is entirely off screen or behind the camera.
     /// Vertices behind the near plane make the whole image the answer (clipping can reach any pixel).
-    public func screenBounds(of mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera) -> PixelBounds? {
+    public func screenBounds(of mesh: RenderableMesh, modelToWorld: Transform3D, camera: PinholeCamera) -> PixelRect? {
         let cameraFromModel = camera.cameraFromWorld * modelToWorld
         var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
-        let image = PixelBounds(minX: 0, minY: 0, maxX: camera.width - 1, maxY: camera.height - 1)
+        let image = PixelRect(x: 0, y: 0, width: camera.width, height: camera.height)
         for p in mesh.mesh.primitives {
             for v in p.positions {
                 let c = cameraFromModel.apply(v)
@@ -131,9 +131,9 @@ public final class SceneRenderer {
             }
         }
         guard lo.x <= hi.x else { return nil }
-        let box = PixelBounds(minX: Int(max(-1e6, (lo.x - 1).rounded(.down))), minY: Int(max(-1e6, (lo.y - 1).rounded(.down))),
-                              maxX: Int(min(1e6, (hi.x + 1).rounded(.up))), maxY: Int(min(1e6, (hi.y + 1).rounded(.up))))
-        return box.intersection(image)
+        let box = PixelRect(firstX: Int(max(-1e6, (lo.x - 1).rounded(.down))), firstY: Int(max(-1e6, (lo.y - 1).rounded(.down))),
+                            lastX: Int(min(1e6, (hi.x + 1).rounded(.up))), lastY: Int(min(1e6, (hi.y + 1).rounded(.up))))
+        return box.overlap(image)
     }
 
     // MARK: Stages
@@ -217,7 +217,7 @@ public final class SceneRenderer {
     /// With `bounds`, triangles in front of the near plane whose pixel box misses it are left out: a
     /// head occluder drawn only beside the temples sets up only the triangles there.
     func buildTriangles(_ mesh: RenderableMesh, primitive i: Int, camera: PinholeCamera, keep: Bool?, smooth: Bool, sortFarToNear: Bool,
-                        touching bounds: PixelBounds? = nil) {
+                        touching bounds: PixelRect? = nil) {
         // Work on local arrays (moved out and back) so appends need no class-property access.
         var triangles = mesh.triangles
         mesh.triangles = []
@@ -265,8 +265,8 @@ public final class SceneRenderer {
                     if let bounds {
                         // A pixel (centre) is drawn only inside the triangle, so outside its box ± 1.
                         let s0 = screen[i0], s1 = screen[i1], s2 = screen[i2]
-                        if max(s0.x, s1.x, s2.x) < Float(bounds.minX) - 1 || min(s0.x, s1.x, s2.x) > Float(bounds.maxX) + 1
-                            || max(s0.y, s1.y, s2.y) < Float(bounds.minY) - 1 || min(s0.y, s1.y, s2.y) > Float(bounds.maxY) + 1 { continue }
+                        if max(s0.x, s1.x, s2.x) < Float(bounds.x) - 1 || min(s0.x, s1.x, s2.x) > Float(bounds.lastX) + 1
+                            || max(s0.y, s1.y, s2.y) < Float(bounds.y) - 1 || min(s0.y, s1.y, s2.y) > Float(bounds.lastY) + 1 { continue }
                     }
                     triangles.append(ScreenTriangle(p0: screen[i0], p1: screen[i1], p2: screen[i2], source: Int32(t),
                                                     smoothEdges: edges, frontFacing: front))

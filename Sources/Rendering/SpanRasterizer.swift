@@ -1,3 +1,5 @@
+import Imaging
+
 extension Rasterizer {
     /// Triangles at least this many pixels wide are drawn eight neighbouring pixels at a time
     /// (`drawSpans`) instead of through the fragment queue: their rows are long enough to fill the
@@ -22,8 +24,8 @@ extension Rasterizer {
     /// end of the image, where a vector load would run past the buffers, are queued instead, ahead
     /// of whatever is queued next. Returns the pixel box when any pixel passed the depth test.
     @inline(__always)
-    static func drawSpans<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, pixelCount: Int, clip: PixelBounds,
-                                          queue q: inout QueueWriter) -> PixelBounds? {
+    static func drawSpans<S: BatchShader>(_ t: ScreenTriangle, shader: S, width: Int, pixelCount: Int, clip: PixelRect,
+                                          queue q: inout QueueWriter) -> PixelRect? {
         guard let e = TriangleEdges(t, clip: clip, smoothEdges: 0) else { return nil }
         let writesDepth = shader.writesDepth
         let a0 = e.a0, a1 = e.a1, a2 = e.a2, b0 = e.b0, b1 = e.b1, b2 = e.b2, c0 = e.c0, c1 = e.c1, c2 = e.c2
@@ -92,7 +94,7 @@ extension Rasterizer {
                 }
             }
         }
-        return touched ? PixelBounds(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY) : nil
+        return touched ? PixelRect(firstX: e.minX, firstY: e.minY, lastX: e.maxX, lastY: e.maxY) : nil
     }
 }
 

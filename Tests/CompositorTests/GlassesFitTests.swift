@@ -1,7 +1,7 @@
 import Compositor
 import FaceModel
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Geometry
 import Imaging
 import Meshes
@@ -17,7 +17,7 @@ struct GlassesFitTests {
     static func face() throws -> MeanFace { try MeanFace(contentsOf: meanFacePath) }
 
     static func fitted(_ face: MeanFace) -> GlassesFit {
-        let mesh = FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140))
+        let mesh = GlassesGenerator.generate(style: .rectangular, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140))
         return GlassesFit(glasses: GlassesNormalizer.normalize(mesh), face: face)
     }
 

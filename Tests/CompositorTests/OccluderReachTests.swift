@@ -1,6 +1,6 @@
 @testable import Compositor
 import FaceModel
-import FrameCatalogue
+import GlassesCatalogue
 import Geometry
 import Imaging
 import Meshes
@@ -40,14 +40,14 @@ struct OccluderReachTests {
         let camera = TryOnRenderer.camera(GlassesFitTests.camera)
         let box = try #require(renderer.scene.screenBounds(of: renderer.glasses, modelToWorld: renderer.modelView(cameraFromFace: pose),
                                                              camera: camera))
-        @inline(__always) func area(_ b: PixelBounds) -> Int { (b.maxX - b.minX + 1) * (b.maxY - b.minY + 1) }
+        @inline(__always) func area(_ b: PixelRect) -> Int { b.area }
         let regions = renderer.occluderRegions
         // One box per side: the temples and the lower rims, which the frame's tilt brings back to the
         // cheeks. The bridge (x = cx) and the top rims stay in front of the head.
         #expect(regions.count == 2)
         let centreX = Int(GlassesFitTests.camera.cx)
-        #expect(regions.allSatisfy { $0.maxX < centreX - 4 || $0.minX > centreX + 4 }, "\(regions)")
-        #expect(regions.allSatisfy { $0.minY > box.minY + 4 }, "\(regions) in \(box)")
+        #expect(regions.allSatisfy { $0.lastX < centreX - 4 || $0.x > centreX + 4 }, "\(regions)")
+        #expect(regions.allSatisfy { $0.y > box.y + 4 }, "\(regions) in \(box)")
         let covered = regions.reduce(0) { $0 + area($1) }
         #expect(covered * 4 < area(box) * 3, "occluder regions \(covered) px of the glasses box's \(area(box))")
     }
@@ -57,8 +57,8 @@ struct OccluderReachTests {
         let fit = GlassesFitTests.fitted(face)
         let reach = OccluderReach(occluder: HeadOccluder.mesh())
         let camera = TryOnRenderer.camera(GlassesFitTests.camera)
-        let box = PixelBounds(minX: 0, minY: 0, maxX: 639, maxY: 479)
-        var regions: [PixelBounds] = []
+        let box = PixelRect(firstX: 0, firstY: 0, lastX: 639, lastY: 479)
+        var regions: [PixelRect] = []
         // Facing the camera: bounded. Turned away (yaw 180°): the camera is behind the front plane.
         let facing = TryOnRenderer.transform(GlassesFitTests.pose(pitch: 0, yaw: 0))
         #expect(reach.regions(glasses: fit.mesh, modelView: facing * fit.faceFromGlasses, head: facing, camera: camera,

@@ -1,7 +1,7 @@
 import Compositor
 import FaceModel
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Meshes
 import Testing
 
@@ -40,7 +40,7 @@ struct TempleBowTests {
 
     @Test func narrowFrameTemplesLeaveTheHingeStraightAndBow() throws {
         let face = try MeanFace(contentsOf: Self.repo.appendingPathComponent("Models/mean-face.json").path)
-        let mesh = FrameGenerator.generate(style: .round, size: FrameSize(lensWidth: 47, bridge: 21, templeLength: 145))
+        let mesh = GlassesGenerator.generate(style: .round, size: GlassesSize(lensWidth: 47, bridge: 21, templeLength: 145))
         let fit = GlassesFit(glasses: GlassesNormalizer.normalize(mesh), face: face)
         #expect(fit.templeBowMM.x > 1 && fit.templeBowMM.y > 1, "round-47 is narrower than the head: \(fit.templeBowMM)")
         Self.check(fit, face: face, label: "round-47")

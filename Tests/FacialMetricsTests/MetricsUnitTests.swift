@@ -105,15 +105,15 @@ struct MetricsUnitTests {
         #expect(abs((back[1].x - back[0].x) - 64) < 0.01)
     }
 
-    @Test("frame size rules (ISO 8624 code, S/M/L)")
-    func frameSize() throws {
-        let m = try #require(FrameSize.recommended(farPD: 63, templeWidth: 134))
+    @Test("glasses size rules (ISO 8624 code, S/M/L)")
+    func sizeRecommendation() throws {
+        let m = try #require(SizeRecommendation.recommended(farPD: 63, templeWidth: 134))
         #expect(m.code == "53□16-140" && m.label == "M")
-        let s = try #require(FrameSize.recommended(farPD: 57, templeWidth: 122))
-        #expect(s.label == "S" && s.templeLength == 135)
-        let l = try #require(FrameSize.recommended(farPD: 70, templeWidth: 148))
-        #expect(l.label == "L" && l.lensWidth >= 55)
-        #expect(FrameSize.recommended(farPD: .nan, templeWidth: 130) == nil)
+        let s = try #require(SizeRecommendation.recommended(farPD: 57, templeWidth: 122))
+        #expect(s.label == "S" && s.size.templeLength == 135)
+        let l = try #require(SizeRecommendation.recommended(farPD: 70, templeWidth: 148))
+        #expect(l.label == "L" && l.size.lensWidth >= 55)
+        #expect(SizeRecommendation.recommended(farPD: .nan, templeWidth: 130) == nil)
     }
 
     @Test("robust aggregation: outliers dropped, band combines spread and scale")

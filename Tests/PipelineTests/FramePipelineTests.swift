@@ -2,7 +2,7 @@ import Annotation
 import FaceDetection
 import FaceModel
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import JPEGCodec
 import Landmarks
@@ -21,7 +21,7 @@ private enum Bundle {
 
     static func library() throws -> GlassesLibrary {
         let face = try MeanFace(contentsOf: path("mean-face.json"))
-        let catalogue = try FrameCatalogue.load(path: path("frames/catalogue.json"))
+        let catalogue = try GlassesCatalogue.load(path: path("frames/catalogue.json"))
         let loader = MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder()))
         return GlassesLibrary(catalogue: catalogue, loader: loader, face: face)
     }

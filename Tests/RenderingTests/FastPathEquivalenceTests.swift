@@ -1,5 +1,5 @@
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 import Rendering
@@ -86,13 +86,13 @@ struct FastPathEquivalenceTests {
 
     @Test(arguments: poses)
     func proceduralRectangularUnderStudioLight(pose: Pose) {
-        let glasses = RenderableMesh(FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)))
+        let glasses = RenderableMesh(GlassesGenerator.generate(style: .rectangular, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140)))
         Self.compare(glasses, pose: pose, lighting: .studio)
     }
 
     @Test(arguments: poses)
     func proceduralAviatorUnderEstimatedLight(pose: Pose) {
-        let glasses = RenderableMesh(FrameGenerator.generate(style: .aviator, size: FrameSize(lensWidth: 55, bridge: 16, templeLength: 145)))
+        let glasses = RenderableMesh(GlassesGenerator.generate(style: .aviator, size: GlassesSize(lensWidth: 55, bridge: 16, templeLength: 145)))
         Self.compare(glasses, pose: pose, lighting: Self.sh)
     }
 

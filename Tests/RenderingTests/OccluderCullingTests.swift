@@ -1,4 +1,4 @@
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 import Rendering

@@ -1,5 +1,5 @@
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 import Rendering
@@ -14,7 +14,7 @@ import Testing
 ///
 /// History: the first fixtures were rendered before the November 2026 speed-up (per-pixel
 /// barycentrics, both faces of the head occluder drawn). They were re-rendered on 2026-11-22 when
-/// the generated lenses got wide inner triangles (`FrameGenerator`): the new mesh moved the lens's
+/// the generated lenses got wide inner triangles (`GlassesGenerator`): the new mesh moved the lens's
 /// depth near the rim by a fraction of a millimetre and flipped 10 and 18 pixels at the rim's inner
 /// edge between lens and rim; no other pixel moved by more than 2 levels. They were re-rendered
 /// again the same day when the outlines went from 72 points at equal arc length to 48 points
@@ -28,14 +28,14 @@ struct ReferenceRenderTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// The benchmark's scene at 640x360: glasses three-quarter on, 500 mm away, on the head occluder.
-    static func render(_ style: FrameStyle, lighting: Lighting) -> (image: RGBImage, box: PixelBounds)? {
+    static func render(_ style: GlassesStyle, lighting: Lighting) -> (image: RGBImage, box: PixelRect)? {
         let width = 640, height = 360
         let f = Float(width) / 2 / tanf(30 * .pi / 180)
         var camera = PinholeCamera(fx: f, fy: f, cx: Float(width - 1) / 2, cy: Float(height - 1) / 2, width: width, height: height)
         camera.lookAt(eye: [180, 60, 470], target: [0, 0, -40], up: [0, 1, 0])
         let faceToWorld = Transform3D.translation([0, 0, -40]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
         let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
-        let glasses = RenderableMesh(FrameGenerator.generate(style: style, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)))
+        let glasses = RenderableMesh(GlassesGenerator.generate(style: style, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140)))
         let renderer = SceneRenderer(lighting: lighting)
         var image = RGBImage(width: width, height: height, fill: (120, 110, 100))
         renderer.beginFrame(width: width, height: height)
@@ -52,17 +52,17 @@ struct ReferenceRenderTests {
                         ground: [0.2, 0.2, 0.2], irradiance: sh)
     }
 
-    @Test(arguments: [("rectangular-studio", FrameStyle.rectangular, false), ("aviator-sh", .aviator, true)])
-    func rendersTheReferencePixels(name: String, style: FrameStyle, sh: Bool) throws {
+    @Test(arguments: [("rectangular-studio", GlassesStyle.rectangular, false), ("aviator-sh", .aviator, true)])
+    func rendersTheReferencePixels(name: String, style: GlassesStyle, sh: Bool) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("\(name).ppm")))
         guard case .rgb(let reference) = try NetPBM.decode(bytes) else { Issue.record("\(name).ppm is not an RGB image"); return }
         let (image, box) = try #require(Self.render(style, lighting: sh ? Self.shLighting : .studio))
-        #expect(box.maxX - box.minX + 1 == reference.width && box.maxY - box.minY + 1 == reference.height, "glasses box \(box)")
-        guard box.maxX - box.minX + 1 == reference.width && box.maxY - box.minY + 1 == reference.height else { return }
+        #expect(box.lastX - box.x + 1 == reference.width && box.lastY - box.y + 1 == reference.height, "glasses box \(box)")
+        guard box.lastX - box.x + 1 == reference.width && box.lastY - box.y + 1 == reference.height else { return }
         var differing = 0, large = 0, total = 0
         for y in 0..<reference.height {
             for x in 0..<reference.width {
-                let a = reference[x, y], b = image[box.minX + x, box.minY + y]
+                let a = reference[x, y], b = image[box.x + x, box.y + y]
                 for (u, v) in [(a.r, b.r), (a.g, b.g), (a.b, b.b)] {
                     let d = abs(Int(u) - Int(v))
                     if d > 0 { differing += 1 }

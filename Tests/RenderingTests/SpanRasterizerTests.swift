@@ -1,4 +1,4 @@
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 @testable import Rendering
@@ -9,7 +9,7 @@ import Testing
 /// over the image's last pixels; these tests check that they do.
 struct SpanRasterizerTests {
     static func glasses() -> RenderableMesh {
-        RenderableMesh(FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)))
+        RenderableMesh(GlassesGenerator.generate(style: .rectangular, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140)))
     }
 
     static func pose(_ name: String) -> FastPathEquivalenceTests.Pose {

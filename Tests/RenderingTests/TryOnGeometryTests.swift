@@ -1,5 +1,5 @@
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 import Rendering
@@ -41,7 +41,7 @@ struct TryOnGeometryTests {
     }
 
     @Test func proceduralFrameRendersAtItsProjectedWidth() throws {
-        let mesh = FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140))
+        let mesh = GlassesGenerator.generate(style: .rectangular, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140))
         try Self.checkProjectedWidth(mesh)
     }
 
@@ -97,7 +97,7 @@ struct TryOnGeometryTests {
 
     /// Limiting the occluder to the glasses' screen bounds changes no pixel.
     @Test func scissorToGlassesBoundsGivesTheSameImage() throws {
-        let frame = RenderableMesh(FrameGenerator.generate(style: .round, size: FrameSize(lensWidth: 47, bridge: 21, templeLength: 145)))
+        let frame = RenderableMesh(GlassesGenerator.generate(style: .round, size: GlassesSize(lensWidth: 47, bridge: 21, templeLength: 145)))
         let head = RenderableMesh(HeadOccluder.mesh())
         let faceToCamera = Transform3D.translation([10, 5, 450]) * Transform3D.rotation(axis: [0, 1, 0], radians: 0.5)
         let glassesOnFace = Transform3D.translation([0, 0, -14]) * Transform3D.rotation(axis: [1, 0, 0], radians: .pi)
@@ -112,7 +112,7 @@ struct TryOnGeometryTests {
             return image
         }
         let bounds = try #require(SceneRenderer().screenBounds(of: frame, modelToWorld: faceToCamera * glassesOnFace, camera: camera))
-        #expect(bounds.maxX - bounds.minX > 100 && bounds.maxX - bounds.minX < 400, "\(bounds)")
+        #expect(bounds.lastX - bounds.x > 100 && bounds.lastX - bounds.x < 400, "\(bounds)")
         let full = render(scissor: false), limited = render(scissor: true)
         #expect(full == limited)
         #expect(full != SceneFixtures.background(640, 480, 90), "something was drawn")

@@ -7,7 +7,7 @@ import Compositor
 import FaceDetection
 import FaceModel
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import JPEGCodec
 import Landmarks
@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000
     )
     let face = try! MeanFace(contentsOf: modelPath("mean-face.json"))
-    let catalogue = try! FrameCatalogue.load(path: modelPath("frames/catalogue.json"))
+    let catalogue = try! GlassesCatalogue.load(path: modelPath("frames/catalogue.json"))
     let library = GlassesLibrary(catalogue: catalogue, loader: MeshLoader(decoders: TextureDecoders(jpeg: TurboJPEGDecoder(), png: LibPNGDecoder())), face: face)
     let cascade = try! LandmarkCascade(contentsOf: modelPath("landmarks.lmrk"))
     let detector = HOGFaceDetector(model: try! HOGFaceDetectorModel(contentsOfFile: modelPath("face-detector.fdet")))

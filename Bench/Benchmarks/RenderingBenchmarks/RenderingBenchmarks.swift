@@ -25,7 +25,7 @@
 // transform and triangle lists ~5 %.
 import Benchmark
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import Meshes
 import PNGCodec
@@ -76,7 +76,7 @@ let benchmarks: @Sendable () -> Void = {
     } else {
         print("RenderingBenchmarks: \(RenderingScene.khronosPath) not found; skipping the Khronos sunglasses")
     }
-    let procedural = FrameGenerator.generate(style: .rectangular, size: FrameSize(lensWidth: 52, bridge: 18, templeLength: 140))
+    let procedural = GlassesGenerator.generate(style: .rectangular, size: GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140))
     scenes.append(("procedural rectangular 52□18-140 (\(procedural.triangleCount) triangles)", RenderableMesh(procedural)))
 
     for (name, glasses) in scenes {

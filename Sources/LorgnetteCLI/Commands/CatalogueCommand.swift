@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import JPEGCodec
 import Meshes
 import PNGCodec
@@ -51,16 +51,16 @@ struct CatalogueCommand: ParsableCommand {
     }
 
     func execute() throws {
-        var cat: FrameCatalogue
+        var cat: GlassesCatalogue
         if generate {
-            cat = (try? FrameCatalogue.load(path: catalogue)) ?? FrameCatalogue(path: catalogue)
+            cat = (try? GlassesCatalogue.load(path: catalogue)) ?? GlassesCatalogue(path: catalogue)
             let ids = try cat.generateStandardFrames()
             try cat.save()
             print("generated \(ids.count) frames into \((catalogue as NSString).deletingLastPathComponent)")
         } else if add != nil && !FileManager.default.fileExists(atPath: catalogue) {
-            cat = FrameCatalogue(path: catalogue) // --add starts a new catalogue
+            cat = GlassesCatalogue(path: catalogue) // --add starts a new catalogue
         } else {
-            cat = try FrameCatalogue.load(path: catalogue)
+            cat = try GlassesCatalogue.load(path: catalogue)
         }
         if let add {
             guard let id else { throw CLIError("--add needs --id") }

@@ -64,9 +64,7 @@ struct ConvertCommand: ParsableCommand {
         let sink = try MediaFactory.makeSink(output, framesPerSecond: rate)
         Interrupt.install()
 
-        let decoder = TurboJPEGDecoder()
-        let encoder = TurboJPEGEncoder()
-        var rgb = RGBImage(width: 0, height: 0)
+        let transcoder = FrameTranscoder(decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), quality: quality)
         var skipped = 0
         var encodedRaw = false
         var width: Int?, height: Int?
@@ -75,26 +73,14 @@ struct ConvertCommand: ParsableCommand {
             if let maxFrames, sink.framesWritten >= maxFrames { break }
             if Interrupt.requested { break }
             let jpeg: [UInt8]
-            switch frame.payload {
-            case .jpeg(let bytes):
-                if let quality {
-                    do {
-                        try decoder.decodeRGB(bytes, scale: .full, into: &rgb)
-                        jpeg = try encoder.encode(rgb, quality: quality)
-                    } catch {
-                        printError("warning: frame \(frame.sequence) does not decode (\(error)); skipped")
-                        skipped += 1
-                        jpeg = []
-                    }
-                } else {
-                    jpeg = bytes
-                }
-            case .rgb(let image):
-                jpeg = try encoder.encode(image, quality: quality ?? 90)
-                encodedRaw = true
-            case .gray(let image):
-                jpeg = try encoder.encode(image, quality: quality ?? 90)
-                encodedRaw = true
+            switch try transcoder.jpeg(for: frame) {
+            case .jpeg(let bytes, let encoded):
+                jpeg = bytes
+                encodedRaw = encodedRaw || encoded
+            case .undecodable(let error):
+                printError("warning: frame \(frame.sequence) does not decode (\(error)); skipped")
+                skipped += 1
+                jpeg = []
             }
             if !jpeg.isEmpty {
                 do { try sink.write(jpeg: jpeg, timestampSeconds: frame.timestampSeconds) } catch MediaError.readerClosed { readerClosed = true; break }

@@ -61,12 +61,7 @@ struct EvalDetectorCommand: ParsableCommand {
         print(String(format: "model %@: %d filter(s), threshold %.4f, loaded in %.1f ms", model, trained.filters.count, detector.threshold, loadMs))
 
         if !data.isEmpty {
-            for directory in data {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw CLIError("\(directory): no such folder")
-                }
-            }
+            try MediaFactory.requireFolders(data)
             var faces: [DetectorTrainingFace] = []
             for directory in data {
                 faces += try DetectorTrainingFace.load(directory: directory, split: .validation, decoder: PhotoDecoder())

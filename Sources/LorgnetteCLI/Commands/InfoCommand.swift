@@ -66,8 +66,7 @@ struct InfoCommand: ParsableCommand {
     private func inspect() throws -> Report {
         let (source, kind) = try MediaFactory.openSource(file)
         defer { source.close() }
-        let decoder = TurboJPEGDecoder()
-        var scratch = GrayImage(width: 0, height: 0)
+        let decodeCheck = FrameDecodeCheck(decoder: TurboJPEGDecoder())
         var frames = 0, failing = 0, warned = 0, noDHT = 0
         var sizes: [String: Int] = [:]
         var firstTime: Double?, lastTime = 0.0
@@ -86,13 +85,12 @@ struct InfoCommand: ParsableCommand {
             if let header = JPEGFrameHeader(bytes) { sizes["\(header.width)x\(header.height)", default: 0] += 1 }
             if !JPEGHuffmanTables.hasHuffmanTables(bytes) { noDHT += 1 }
             if noDecode { continue }
-            do {
-                try decoder.decodeGray(bytes, scale: .eighth, into: &scratch)
-                if decoder.lastWarningCount > 0 {
-                    warned += 1
-                    if problems.count < 20 { problems.append("frame \(frame.sequence) decodes with \(decoder.lastWarningCount) corrupt-data warnings") }
-                }
-            } catch {
+            switch decodeCheck.check(bytes) {
+            case .clean: break
+            case .warnings(let count):
+                warned += 1
+                if problems.count < 20 { problems.append("frame \(frame.sequence) decodes with \(count) corrupt-data warnings") }
+            case .fails(let error):
                 failing += 1
                 if problems.count < 20 { problems.append("frame \(frame.sequence) does not decode: \(error)") }
             }

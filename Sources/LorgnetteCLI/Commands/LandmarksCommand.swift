@@ -1,12 +1,7 @@
 import ArgumentParser
-import FaceData
-import FaceDetection
-import FacialMetrics
-import FaceTracking
 import Foundation
-import Imaging
 import Inputs
-import Landmarks
+import Pipeline
 
 /// `lorgnette landmarks IMAGE...`: every face in each image with its 68 landmarks.
 struct LandmarksCommand: ParsableCommand {
@@ -47,43 +42,28 @@ struct LandmarksCommand: ParsableCommand {
     var detector: String?
 
     func run() throws {
-        var cascade: LandmarkCascade
-        let faceDetector: PhotoFaceDetector
+        let landmarker: PhotoLandmarker
         do {
-            cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
-            cascade.detectionRefinement = DetectionRefinement()
-            let confidencePath = try ModelsDirectory.file("tracking-confidence.tcnf").path
-            if FileManager.default.fileExists(atPath: confidencePath), let scorer = try? TrackingConfidenceModel(contentsOf: confidencePath),
-               scorer.matches(cascade) {
-                cascade.detectionRefinement.scorer = scorer
-            }
-            faceDetector = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
+            landmarker = try PipelineFactory.makePhotoLandmarker(models: PipelineFactory.TrackingModels(landmarkModel: model, detectorModel: detector))
         } catch {
             printError("landmarks: \(describe(error))")
             throw ExitCode.failure
         }
-        let decoder = PhotoDecoder()
-        let refiner = PupilRefiner()
         var failed = 0
         for path in images {
-            let image: GrayImage
+            let found: PhotoLandmarks
             do {
                 let payload = try InputOpener.readPhoto(path)
-                do { image = try decoder.gray(payload) } catch { throw InputError("\(path): \(error)") }
+                do { found = try landmarker.landmarks(in: payload) } catch { throw InputError("\(path): \(error)") }
             } catch {
                 printError("\(error)")
                 failed += 1
                 continue
             }
-            let faces = cascade.faces(in: image, detector: faceDetector).map { ($0.box, $0.landmarks) }
-            let pupils = faces.map { refiner.pupils(image, landmarks: $0.1) }
-            print(json ? Self.jsonLine(path: path, image: image, faces: faces, pupils: pupils)
-                       : Self.textReport(path: path, image: image, faces: faces, pupils: pupils))
+            print(json ? Self.jsonLine(path: path, photo: found) : Self.textReport(path: path, photo: found))
         }
         if failed > 0 { throw ExitCode.failure }
     }
-
-    struct ImageReadError: Error, CustomStringConvertible { let description: String }
 
     static func number(_ v: Float) -> String {
         let s = String(format: "%.2f", v)
@@ -107,22 +87,23 @@ struct LandmarksCommand: ParsableCommand {
     }
 
     /// The exact line format of the issue: keys in this order, coordinates with two decimals.
-    static func jsonLine(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])], pupils: [[SIMD2<Float>]]) -> String {
-        let faceObjects = zip(faces, pupils).map { face, refined -> String in
-            let (box, shape) = face
-            let points = shape.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
+    static func jsonLine(path: String, photo: PhotoLandmarks) -> String {
+        let faceObjects = photo.faces.map { face -> String in
+            let box = face.box, refined = face.pupils
+            let points = face.landmarks.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
             let eyes = (left: refined[0], right: refined[1])
             return "{\"box\": [\(number(box.x)), \(number(box.y)), \(number(box.width)), \(number(box.height))], "
                 + "\"score\": \(String(format: "%.3f", box.score)), \"landmarks\": [\(points)], "
                 + "\"pupils\": [[\(number(eyes.left.x)), \(number(eyes.left.y))], [\(number(eyes.right.x)), \(number(eyes.right.y))]]}"
         }
-        return "{\"image\": \(jsonString(path)), \"width\": \(image.width), \"height\": \(image.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
+        return "{\"image\": \(jsonString(path)), \"width\": \(photo.width), \"height\": \(photo.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
     }
 
-    static func textReport(path: String, image: GrayImage, faces: [(FaceBox, [SIMD2<Float>])], pupils: [[SIMD2<Float>]]) -> String {
-        var s = "\(path): \(image.width)x\(image.height), \(faces.count) face\(faces.count == 1 ? "" : "s")"
-        for (i, (box, shape)) in faces.enumerated() {
-            let eyes = (left: pupils[i][0], right: pupils[i][1])
+    static func textReport(path: String, photo: PhotoLandmarks) -> String {
+        var s = "\(path): \(photo.width)x\(photo.height), \(photo.faces.count) face\(photo.faces.count == 1 ? "" : "s")"
+        for (i, face) in photo.faces.enumerated() {
+            let box = face.box, shape = face.landmarks
+            let eyes = (left: face.pupils[0], right: face.pupils[1])
             s += "\n  face \(i + 1): box \(number(box.x)) \(number(box.y)) \(number(box.width)) \(number(box.height)), score \(String(format: "%.3f", box.score))"
             s += "\n    pupils (\(number(eyes.left.x)), \(number(eyes.left.y))) (\(number(eyes.right.x)), \(number(eyes.right.y)))"
             s += "\n    landmarks " + shape.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")

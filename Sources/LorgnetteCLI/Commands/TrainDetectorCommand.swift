@@ -20,11 +20,7 @@ struct TrainDetectorCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Folders of .jpg + .pts (68 points), e.g. faces68/train.")
-    var data: [String]
-
-    @Option(help: "Output model file (e.g. Models/face-detector.fdet).")
-    var out: String
+    @OptionGroup var training: TrainingOptions
 
     @Option(help: "Seed of the negative sampling and the SVM's visiting order.")
     var seed: UInt64 = 1
@@ -43,32 +39,27 @@ struct TrainDetectorCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors("train detector", usageErrors: true) {
-            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data)
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", training.out)], inputs: training.data)
             try train()
         }
     }
 
     private func train() throws {
-        guard !data.isEmpty else { throw ValidationError("give at least one --data folder") }
+        guard !training.data.isEmpty else { throw ValidationError("give at least one --data folder") }
         guard rounds >= 0, rounds <= 10 else { throw ValidationError("--rounds must be in 0...10") }
         guard cost > 0, cost.isFinite else { throw ValidationError("--cost must be a positive number") }
         guard recall >= 0.5, recall <= 1 else { throw ValidationError("--recall must be in 0.5...1") }
         if let limit, limit < 1 { throw ValidationError("--limit must be positive") }
         let started = Date()
-        for directory in data {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CLIError("\(directory): no such folder")
-            }
-        }
+        try MediaFactory.requireFolders(training.data)
         var faces: [DetectorTrainingFace] = []
-        for directory in data {
+        for directory in training.data {
             // With --limit, an even spread over each folder's sorted list, so a small run still
             // mixes the source sets.
             faces += try DetectorTrainingFace.load(directory: directory, split: .training, decoder: PhotoDecoder(),
-                                                   limit: limit.map { max(1, $0 / data.count) })
+                                                   limit: limit.map { max(1, $0 / training.data.count) })
         }
-        guard !faces.isEmpty else { throw CLIError("no training faces in \(data.joined(separator: ", "))") }
+        guard !faces.isEmpty else { throw CLIError("no training faces in \(training.data.joined(separator: ", "))") }
         printError("loaded \(faces.count) training faces in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
 
         var options = DetectorTrainingOptions()
@@ -85,7 +76,7 @@ struct TrainDetectorCommand: ParsableCommand {
 
         var model = trained
         model.provenance["training.command"] = "lorgnette train detector " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
-        model.provenance["training.data"] = data.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")
+        model.provenance["training.data"] = training.data.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")
             + " (training split, \(faces.count) faces + mirrors)"
         model.provenance["training.seed"] = String(seed)
         model.provenance["training.options"] = "rounds=\(rounds) cost=\(cost) recall=\(recall)"
@@ -93,9 +84,9 @@ struct TrainDetectorCommand: ParsableCommand {
         model.provenance["training.result"] = String(format: "threshold %.4f, training recall %.4f, %.3f false positives per training crop",
                                                      report.threshold, report.trainingRecall, report.trainingFalsePositivesPerImage)
         model.provenance["training.licence"] = "trained on 300-W annotations (research use only)"
-        try OutputFile.write(model.serialized(), to: out)
+        try OutputFile.write(model.serialized(), to: training.out)
         printError(String(format: "wrote %@: threshold %.3f, training recall %.2f %% at %.3f false positives per crop (%.0f s)",
-                          out, report.threshold, 100 * report.trainingRecall, report.trainingFalsePositivesPerImage,
+                          training.out, report.threshold, 100 * report.trainingRecall, report.trainingFalsePositivesPerImage,
                           Date().timeIntervalSince(started)))
     }
 }

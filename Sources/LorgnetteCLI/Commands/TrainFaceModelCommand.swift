@@ -18,11 +18,7 @@ struct TrainFaceModelCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Folders of .pts files with index.csv (FaceDataset layout).")
-    var data: [String]
-
-    @Option(help: "Output file (JSON).")
-    var out: String
+    @OptionGroup var training: TrainingOptions
 
     @Option(name: .customLong("jaw-max-yaw"), help: "Largest |yaw| (degrees) of the images the jaw silhouette is triangulated from.")
     var jawMaxYaw = 20.0
@@ -34,9 +30,9 @@ struct TrainFaceModelCommand: ParsableCommand {
     }
 
     private func train() throws {
-        try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data)
+        try OutputSafety.refuseOverwritingInputs(outputs: [("--out", training.out)], inputs: training.data)
         var shapes: [[SIMD2<Float>]] = []
-        for dir in data {
+        for dir in training.data {
             let dataset: FaceDataset
             do { dataset = try FaceDataset(directory: dir) } catch { throw ValidationError("cannot read face data in \(dir): \(error)") }
             for entry in dataset.entries {
@@ -49,10 +45,10 @@ struct TrainFaceModelCommand: ParsableCommand {
         var builder = MeanFaceBuilder()
         builder.jawMaxYawDegrees = jawMaxYaw
         let (face, report) = try builder.build(shapes: shapes)
-        try OutputFile.write(face.jsonText, to: out)
+        try OutputFile.write(face.jsonText, to: training.out)
         print(String(format: "mean face from %d faces (+ mirrors): median fit residual %.2f %% of inter-ocular; jaw from %d images",
                      report.faces, report.medianResidual * 100, report.jawImages))
         print(String(format: "ex-ex %.1f mm, en-en %.1f mm, IPD %.1f mm, nose tip %.1f mm in front of the pupils; wrote %@",
-                     face.biocularWidthMM, face.intercanthalWidthMM, face.interpupillaryDistanceMM, -face.landmarks[30].z, out))
+                     face.biocularWidthMM, face.intercanthalWidthMM, face.interpupillaryDistanceMM, -face.landmarks[30].z, training.out))
     }
 }

@@ -24,11 +24,7 @@ struct TrainLandmarksCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("data"), parsing: .upToNextOption, help: "Folders of .jpg + .pts (68 points).")
-    var data: [String]
-
-    @Option(help: "Output model file.")
-    var out: String
+    @OptionGroup var training: TrainingOptions
 
     @Option(help: "Seed of the perturbations.")
     var seed: UInt64 = 1
@@ -116,13 +112,13 @@ struct TrainLandmarksCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors("train landmarks") {
-            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", out)], inputs: data + [detector, remapFrom])
+            try OutputSafety.refuseOverwritingInputs(outputs: [("--out", training.out)], inputs: training.data + [detector, remapFrom])
             try train()
         }
     }
 
     private func train() throws {
-        guard !data.isEmpty else { throw ValidationError("give at least one --data folder") }
+        guard !training.data.isEmpty else { throw ValidationError("give at least one --data folder") }
         let strideValues = strides.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
         guard !strideValues.isEmpty, strideValues.count == strides.split(separator: ",").count, strideValues.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--strides must be positive numbers separated by commas")
@@ -142,7 +138,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         }
         BLAS.setThreads(threads)
         let started = Date()
-        let loaded = try TrainingSet.load(directories: data, split: .training, limit: limit, decoder: PhotoDecoder())
+        let loaded = try TrainingSet.load(directories: training.data, split: .training, limit: limit, decoder: PhotoDecoder())
         for f in loaded.failures { printError("skipped \(f.path): \(f.reason)") }
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable training faces") }
         var annotated = loaded.faces
@@ -180,8 +176,8 @@ struct TrainLandmarksCommand: ParsableCommand {
             cascade.metadata["training.boxes"] = boxSource
             cascade.metadata["training.remap"] = "box-to-shape mapping re-learned from detector boxes: lorgnette train landmarks " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
             let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
-            try OutputFile.write(bytes, to: out)
-            printError("wrote \(out) (\(bytes.count) bytes): \(remapFrom) with ranks ≤ \(maxRank) and the box-to-shape mapping of \(boxSource)")
+            try OutputFile.write(bytes, to: training.out)
+            printError("wrote \(training.out) (\(bytes.count) bytes): \(remapFrom) with ranks ≤ \(maxRank) and the box-to-shape mapping of \(boxSource)")
             return
         }
 
@@ -213,7 +209,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         bar.finish()
         var cascade = trained
         cascade.metadata["training.command"] = "lorgnette train landmarks " + CommandLine.arguments.dropFirst(3).joined(separator: " ")
-        cascade.metadata["training.data"] = data.map { ($0 as NSString).lastPathComponent }.joined(separator: ",") + " (training split, \(faces.count) faces\(noMirror ? "" : " + mirrors"))"
+        cascade.metadata["training.data"] = training.data.map { ($0 as NSString).lastPathComponent }.joined(separator: ",") + " (training split, \(faces.count) faces\(noMirror ? "" : " + mirrors"))"
         cascade.metadata["training.seed"] = String(seed)
         cascade.metadata["training.perturbations"] = String(perturbations)
         cascade.metadata["training.boxes"] = boxSource
@@ -222,8 +218,8 @@ struct TrainLandmarksCommand: ParsableCommand {
         if holdOut { cascade.metadata["training.held_out"] = "fold \(ridgeFold) of 5 (by name hash) never fitted: a cross-validation model, not for shipping" }
         cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
         let bytes = cascade.archive(weightEncoding: weightEncoding).serialized()
-        try OutputFile.write(bytes, to: out)
-        printError(String(format: "wrote %@ (%d bytes, %d stages) in %.0f s", out, bytes.count, cascade.stages.count, Date().timeIntervalSince(started)))
+        try OutputFile.write(bytes, to: training.out)
+        printError(String(format: "wrote %@ (%d bytes, %d stages) in %.0f s", training.out, bytes.count, cascade.stages.count, Date().timeIntervalSince(started)))
     }
 
     /// A training face turned by up to ±`rotation` degrees and scaled by up to ±`scale` about its

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Imaging
 import JPEGCodec
 import Media
 import Meshes
 import PNGCodec
-import Rendering
+import Pipeline
 
 /// `lorgnette view MODEL|FRAME_ID`: a 3D viewer — a turntable orbit of a glasses model on a
 /// neutral background written as a video, or one thumbnail PNG.
@@ -87,21 +87,11 @@ struct ViewCommand: ParsableCommand {
         for warning in mesh.warnings { printError("warning: \(warning)") }
         for name in found.unmatchedNames { printError("warning: no part or material is named '\(name)' (--lens)") }
         printLenses(found.lenses, prefix: "view")
-        guard let bounds = canonical.mesh.bounds else { throw CLIError("\(model): model is empty") }
-        let renderable = RenderableMesh(canonical.mesh)
-        let renderer = SceneRenderer()
-        renderer.antialiasing = !noAntialiasing
-        let turntable = Turntable(bounds: bounds, width: w, height: h)
-        let background = Turntable.backdrop(width: w, height: h)
-        func frame(yaw: Float) -> RGBImage {
-            var image = background
-            renderer.beginFrame(width: w, height: h)
-            renderer.draw(renderable, modelToWorld: .identity, camera: turntable.camera(yawDegrees: yaw, width: w, height: h), into: &image)
-            return image
-        }
+        guard let portrait = GlassesPortrait(canonical, antialiasing: !noAntialiasing) else { throw CLIError("\(model): model is empty") }
+        func frame(yaw: Float) -> RGBImage { portrait.picture(yawDegrees: yaw, width: w, height: h) }
         if output.lowercased().hasSuffix(".png") {
             do { try ImageFiles.write(frame(yaw: yaw), to: output) } catch { throw CLIError("\(error)") }
-            print("\(output): \(w)x\(h), \(renderable.triangleCount) triangles, width \(String(format: "%.1f", canonical.regions.frameWidth)) mm")
+            print("\(output): \(w)x\(h), \(portrait.mesh.triangleCount) triangles, width \(String(format: "%.1f", canonical.regions.frameWidth)) mm")
             return
         }
         guard MediaFactory.hasExtension(output, ["avi", "mjpeg", "mjpg"]) else {
@@ -116,7 +106,7 @@ struct ViewCommand: ParsableCommand {
             try sink.write(jpeg: try encoder.encode(image, quality: 90), timestampSeconds: Double(i) / 30)
         }
         try sink.finish()
-        print("\(output): \(sink.framesWritten) frames \(w)x\(h), \(renderable.triangleCount) triangles")
+        print("\(output): \(sink.framesWritten) frames \(w)x\(h), \(portrait.mesh.triangleCount) triangles")
     }
 
     /// The model's mesh and, for catalogue entries, the frame width and lens names they declare.
@@ -129,7 +119,7 @@ struct ViewCommand: ParsableCommand {
             throw CLIError("\(model): unsupported model format (expected .gltf, .glb or .obj)")
         }
         do {
-            let cat = try FrameCatalogue.load(path: catalogue)
+            let cat = try GlassesCatalogue.load(path: catalogue)
             let (mesh, width) = try cat.resolve(model, loader: loader)
             return (mesh, width, try cat.lookup(model).entry.lenses ?? [])
         } catch let e as CatalogueError {

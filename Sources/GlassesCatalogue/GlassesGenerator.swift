@@ -8,8 +8,8 @@ import Meshes
 /// third of the rim, and temples run straight back for three quarters of their length, then bend
 /// down 40° behind the ear. Meshes are kept light (48-point outlines, 4-sided sections, about
 /// 1,500 triangles) so a frame renders within the per-frame budget. Materials: 0 `frame`, 1 `lens` (from `variant`).
-public enum FrameGenerator {
-    public static func generate(style: FrameStyle, size: FrameSize, variant: FrameVariant? = nil) -> Mesh {
+public enum GlassesGenerator {
+    public static func generate(style: GlassesStyle, size: GlassesSize, variant: GlassesVariant? = nil) -> Mesh {
         let a = size.lensWidth / 2
         let rimWidth: Float = style.isMetal ? 1.6 : 5
         let rimDepth: Float = style.isMetal ? 1.8 : 4.5
@@ -118,7 +118,7 @@ public enum FrameGenerator {
             sweepFrontal(&bridge, path: brow, depth: rimDepth, height: 1.6)
         }
 
-        let v = variant ?? FrameVariant.standard(for: style)[0]
+        let v = variant ?? GlassesVariant.standard(for: style)[0]
         var frame = rims
         frame.append(bridge)
         return Mesh(primitives: [frame.primitive(name: "frame", material: 0), temples.primitive(name: "temples", material: 0),

@@ -1,14 +1,14 @@
 import Foundation
-@testable import FrameCatalogue
+@testable import GlassesCatalogue
 import Meshes
 import Testing
 
-struct FrameGeneratorTests {
+struct GlassesGeneratorTests {
     /// The generated lenses have the ISO 8624 box: A wide, DBL apart; temples are as long as declared.
-    @Test(arguments: FrameStyle.allCases)
-    func lensBoxBridgeAndTempleMatchTheSize(style: FrameStyle) throws {
-        let size = FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)
-        let mesh = FrameGenerator.generate(style: style, size: size)
+    @Test(arguments: GlassesStyle.allCases)
+    func lensBoxBridgeAndTempleMatchTheSize(style: GlassesStyle) throws {
+        let size = GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140)
+        let mesh = GlassesGenerator.generate(style: style, size: size)
         let lenses = try #require(mesh.primitives.first { $0.name == "lenses" })
         let left = lenses.positions.filter { $0.x > 0 }, right = lenses.positions.filter { $0.x < 0 }
         let leftMin = left.map(\.x).min()!, leftMax = left.map(\.x).max()!
@@ -35,15 +35,15 @@ struct FrameGeneratorTests {
     }
 
     @Test func sizeCodesRoundTrip() {
-        let size = FrameSize(lensWidth: 52, bridge: 18, templeLength: 140)
+        let size = GlassesSize(lensWidth: 52, bridge: 18, templeLength: 140)
         #expect(size.code == "52□18-140")
-        #expect(FrameSize(code: "52□18-140") == size && FrameSize(code: "52-18-140") == size)
-        #expect(FrameSize(code: "52□18") == nil && FrameSize(code: "a□b-c") == nil)
+        #expect(GlassesSize(code: "52□18-140") == size && GlassesSize(code: "52-18-140") == size)
+        #expect(GlassesSize(code: "52□18") == nil && GlassesSize(code: "a□b-c") == nil)
     }
 
     @Test func variantsReplaceFrameAndLensMaterials() {
-        let mesh = FrameGenerator.generate(style: .aviator, size: FrameSize(lensWidth: 58, bridge: 14, templeLength: 135))
-        let silver = FrameVariant.standard(for: .aviator)[1]
+        let mesh = GlassesGenerator.generate(style: .aviator, size: GlassesSize(lensWidth: 58, bridge: 14, templeLength: 135))
+        let silver = GlassesVariant.standard(for: .aviator)[1]
         let out = silver.apply(to: mesh)
         let frame = out.materials.first { $0.name == "frame" }!, lens = out.materials.first { $0.name == "lens" }!
         #expect(frame.metallic == 1 && abs(frame.baseColor.x - 0.686) < 0.01)
@@ -54,8 +54,8 @@ struct FrameGeneratorTests {
     /// The rims and lens edges follow the outline's chords: 48 points placed by arc length and
     /// turning keep every chord within 0.1 mm of the dense outline, also at a rectangle's corners
     /// (where 48 points at equal arc length were 0.17 mm off).
-    @Test(arguments: FrameStyle.allCases)
-    func outlineChordsStayOnTheShape(style: FrameStyle) {
+    @Test(arguments: GlassesStyle.allCases)
+    func outlineChordsStayOnTheShape(style: GlassesStyle) {
         let coarse = LensOutline.points(style: style, lensWidth: 52, count: 48)
         let dense = LensOutline.points(style: style, lensWidth: 52, count: 2000)
         var worst: Float = 0

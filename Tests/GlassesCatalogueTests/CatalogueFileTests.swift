@@ -1,5 +1,5 @@
 import Foundation
-import FrameCatalogue
+import GlassesCatalogue
 import Meshes
 import Testing
 
@@ -14,10 +14,10 @@ struct CatalogueFileTests {
 
     /// The committed catalogue lists every standard frame, and each mesh loads with real size.
     @Test func committedCatalogueLoadsEveryFrame() throws {
-        let cat = try FrameCatalogue.load(path: Self.repository.appendingPathComponent(FrameCatalogue.defaultPath).path)
-        #expect(cat.entries.filter { !$0.external }.count == FrameCatalogue.standardFrames.count)
+        let cat = try GlassesCatalogue.load(path: Self.repository.appendingPathComponent(GlassesCatalogue.defaultPath).path)
+        #expect(cat.entries.filter { !$0.external }.count == GlassesCatalogue.standardFrames.count)
         for entry in cat.entries where !entry.external {
-            let size = try #require(entry.size.flatMap(FrameSize.init(code:)))
+            let size = try #require(entry.size.flatMap(GlassesSize.init(code:)))
             let (mesh, width) = try cat.resolve(entry.id, loader: MeshLoader())
             #expect(width == nil)
             let canonical = GlassesNormalizer.normalize(mesh)
@@ -31,14 +31,14 @@ struct CatalogueFileTests {
     @Test func generateSaveLoadAddAndResolve() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var cat = FrameCatalogue(path: dir + "/catalogue.json")
+        var cat = GlassesCatalogue(path: dir + "/catalogue.json")
         let ids = try cat.generateStandardFrames()
         try cat.save()
         #expect(ids.count == 8 && FileManager.default.fileExists(atPath: dir + "/" + ids[0] + ".obj"))
         // An external model by path (a generated OBJ stands in for a downloaded one).
         try cat.addExternal(id: "mine", name: "My frame", modelPath: dir + "/" + ids[2] + ".obj", frameWidthMM: 130, loader: MeshLoader())
         try cat.save()
-        let back = try FrameCatalogue.load(path: dir + "/catalogue.json")
+        let back = try GlassesCatalogue.load(path: dir + "/catalogue.json")
         #expect(back.entries.count == 9 && back.entries.last?.external == true && back.entries.last?.frameWidthMM == 130)
         #expect(try back.resolve("mine", loader: MeshLoader()).frameWidthMM == 130)
         // Regenerating keeps external entries.
@@ -59,13 +59,13 @@ struct CatalogueFileTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func reason(_ text: String) -> String {
             try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/c.json"))
-            do { _ = try FrameCatalogue.load(path: dir + "/c.json"); return "loaded" } catch { return "\(error)" }
+            do { _ = try GlassesCatalogue.load(path: dir + "/c.json"); return "loaded" } catch { return "\(error)" }
         }
         #expect(reason("{").contains("invalid catalogue JSON"))
         #expect(reason(#"{"format": "other", "version": 1, "frames": []}"#).contains("not a frame catalogue"))
         #expect(reason(#"{"format": "lorgnette-frame-catalogue", "version": 9, "frames": []}"#).contains("version 9"))
         #expect(reason(#"{"format": "lorgnette-frame-catalogue", "version": 1, "frames": [{"id": "a", "mesh": "a.obj"}, {"id": "a", "mesh": "b.obj"}]}"#).contains("appears twice"))
         #expect(reason(#"{"format": "lorgnette-frame-catalogue", "version": 1, "frames": []}"#) == "loaded")
-        #expect(throws: CatalogueError.self) { try FrameCatalogue.load(path: dir + "/none.json") }
+        #expect(throws: CatalogueError.self) { try GlassesCatalogue.load(path: dir + "/none.json") }
     }
 }

@@ -1,4 +1,4 @@
-import FrameCatalogue
+import GlassesCatalogue
 import Foundation
 import Meshes
 import Testing
@@ -30,10 +30,10 @@ struct ModelVariantTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data(Self.model.utf8).write(to: URL(fileURLWithPath: dir + "/shop.gltf"))
-        var cat = FrameCatalogue(path: dir + "/catalogue.json")
+        var cat = GlassesCatalogue(path: dir + "/catalogue.json")
         try cat.addExternal(id: "shop", name: "Shop frame", modelPath: dir + "/shop.gltf", frameWidthMM: 140, loader: MeshLoader())
         try cat.save()
-        let back = try FrameCatalogue.load(path: dir + "/catalogue.json")
+        let back = try GlassesCatalogue.load(path: dir + "/catalogue.json")
         #expect(back.entries[0].variantIDs == ["Red", "Blue"])
         func colour(_ spec: String) throws -> SIMD4<Float> {
             let mesh = try back.resolve(spec, loader: MeshLoader()).mesh

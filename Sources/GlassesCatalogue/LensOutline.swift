@@ -8,7 +8,7 @@ import Meshes
 /// need (48 points keep every chord within 0.1 mm of the outline; 72 at equal arc length left
 /// 0.08 mm at the rectangle's corners and cost half as many rim triangles again).
 enum LensOutline {
-    static func points(style: FrameStyle, lensWidth: Float, count: Int = 48) -> [SIMD2<Float>] {
+    static func points(style: GlassesStyle, lensWidth: Float, count: Int = 48) -> [SIMD2<Float>] {
         let a = lensWidth / 2, b = lensWidth * style.heightRatio / 2
         let exponent: Float
         switch style {

@@ -1,8 +1,8 @@
 import Foundation
+import GlassesCatalogue
 
-/// A recommended spectacle frame size as marked on a temple under ISO 8624 (boxing system):
-/// `A□DBL-TL`, lens (box) width A, distance between lenses DBL, temple length TL, all in mm, and a
-/// retail S/M/L label.
+/// The glasses size to recommend from the measured face, as marked on a temple under ISO 8624
+/// (boxing system, `A□DBL-TL`, the catalogue's `GlassesSize`), with a retail S/M/L label.
 ///
 /// The rules (documented in `Sources/FacialMetrics/README.md`):
 /// 1. Front width ≈ temple width: 2A + DBL + 2 × 6 mm (end pieces) = temple width.
@@ -12,27 +12,25 @@ import Foundation
 ///    (the ranges catalogues offer), then both rounded to whole millimetres.
 /// 3. Label by lens width, the common retail chart: S ≤ 50, M 51–54, L ≥ 55; temple length 135 (S),
 ///    140 (M), 145 (L) mm (head length is not measured).
-public struct FrameSize: Sendable, Equatable {
-    public var lensWidth: Int
-    public var bridge: Int
-    public var templeLength: Int
+public struct SizeRecommendation: Sendable, Equatable {
+    /// Whole millimetres, so `size.code` reads as a temple marking.
+    public var size: GlassesSize
     public var label: String
 
-    /// `"52□18-140"`.
-    public var code: String { "\(lensWidth)□\(bridge)-\(templeLength)" }
+    public var code: String { size.code }
 
-    public init(lensWidth: Int, bridge: Int, templeLength: Int, label: String) {
-        self.lensWidth = lensWidth; self.bridge = bridge; self.templeLength = templeLength; self.label = label
+    public init(size: GlassesSize, label: String) {
+        self.size = size; self.label = label
     }
 
-    public static func recommended(farPD: Double, templeWidth: Double) -> FrameSize? {
+    public static func recommended(farPD: Double, templeWidth: Double) -> SizeRecommendation? {
         guard farPD.isFinite, templeWidth.isFinite, farPD > 0, templeWidth > 0 else { return nil }
         let framePD = farPD + 6
         let a = min(62, max(40, templeWidth - 12 - framePD))
         let dbl = min(24, max(14, framePD - a))
-        let lens = Int(a.rounded()), bridge = Int(dbl.rounded())
+        let lens = a.rounded(), bridge = dbl.rounded()
         let label = lens <= 50 ? "S" : (lens <= 54 ? "M" : "L")
-        let temple = label == "S" ? 135 : (label == "M" ? 140 : 145)
-        return FrameSize(lensWidth: lens, bridge: bridge, templeLength: temple, label: label)
+        let temple: Float = label == "S" ? 135 : (label == "M" ? 140 : 145)
+        return SizeRecommendation(size: GlassesSize(lensWidth: Float(lens), bridge: Float(bridge), templeLength: temple), label: label)
     }
 }

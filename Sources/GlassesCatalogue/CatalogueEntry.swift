@@ -10,7 +10,7 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
     public var style: String?
     public var size: String?
     public var mesh: String
-    public var variants: [FrameVariant]
+    public var variants: [GlassesVariant]
     public var external: Bool
     public var frameWidthMM: Float?
     public var lenses: [String]?
@@ -19,7 +19,7 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
     /// Every variant id "id:VARIANT" accepts: the colourways, then the model's own variants.
     public var variantIDs: [String] { variants.map(\.id) + (modelVariants ?? []) }
 
-    public init(id: String, name: String, style: String? = nil, size: String? = nil, mesh: String, variants: [FrameVariant] = [],
+    public init(id: String, name: String, style: String? = nil, size: String? = nil, mesh: String, variants: [GlassesVariant] = [],
                 external: Bool = false, frameWidthMM: Float? = nil, lenses: [String]? = nil, modelVariants: [String]? = nil) {
         self.id = id
         self.name = name
@@ -42,7 +42,7 @@ public struct CatalogueEntry: Codable, Sendable, Equatable {
         style = try c.decodeIfPresent(String.self, forKey: .style)
         size = try c.decodeIfPresent(String.self, forKey: .size)
         mesh = try c.decode(String.self, forKey: .mesh)
-        variants = try c.decodeIfPresent([FrameVariant].self, forKey: .variants) ?? []
+        variants = try c.decodeIfPresent([GlassesVariant].self, forKey: .variants) ?? []
         external = try c.decodeIfPresent(Bool.self, forKey: .external) ?? false
         frameWidthMM = try c.decodeIfPresent(Float.self, forKey: .frameWidthMM)
         lenses = try c.decodeIfPresent([String].self, forKey: .lenses)

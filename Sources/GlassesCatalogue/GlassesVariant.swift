@@ -4,7 +4,7 @@ import Meshes
 /// plastic, roughness and opacity (below 1 for crystal acetate), and the lens tint (sRGB) and
 /// transmission (1 = all light passes through the tint; sun lenses have dark tints).
 /// Applied to the materials named `frame` and `lens` of a generated frame.
-public struct FrameVariant: Codable, Sendable, Equatable {
+public struct GlassesVariant: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
     public var frameColor: String
@@ -52,28 +52,28 @@ public struct FrameVariant: Codable, Sendable, Equatable {
     }
 
     /// Variants offered for a style: acetates for plastic frames, metal finishes for wire frames.
-    public static func standard(for style: FrameStyle) -> [FrameVariant] {
+    public static func standard(for style: GlassesStyle) -> [GlassesVariant] {
         if style == .aviator {
             return [
-                FrameVariant(id: "gold-green", name: "Gold, G-15 green sun lens", frameColor: "#d4af5f", metallic: 1, roughness: 0.25,
+                GlassesVariant(id: "gold-green", name: "Gold, G-15 green sun lens", frameColor: "#d4af5f", metallic: 1, roughness: 0.25,
                              lensTint: "#3b4a36", lensTransmission: 1),
-                FrameVariant(id: "silver-grey", name: "Silver, grey sun lens", frameColor: "#d8d8d8", metallic: 1, roughness: 0.2,
+                GlassesVariant(id: "silver-grey", name: "Silver, grey sun lens", frameColor: "#d8d8d8", metallic: 1, roughness: 0.2,
                              lensTint: "#3a3a3c", lensTransmission: 1),
-                FrameVariant(id: "gunmetal-clear", name: "Gunmetal, clear lens", frameColor: "#4a4a4f", metallic: 1, roughness: 0.3),
+                GlassesVariant(id: "gunmetal-clear", name: "Gunmetal, clear lens", frameColor: "#4a4a4f", metallic: 1, roughness: 0.3),
             ]
         }
         if style.isMetal {
             return [
-                FrameVariant(id: "gold", name: "Gold", frameColor: "#d4af5f", metallic: 1, roughness: 0.25),
-                FrameVariant(id: "silver", name: "Silver", frameColor: "#d8d8d8", metallic: 1, roughness: 0.2),
-                FrameVariant(id: "black", name: "Matte black", frameColor: "#202020", metallic: 0.6, roughness: 0.5),
+                GlassesVariant(id: "gold", name: "Gold", frameColor: "#d4af5f", metallic: 1, roughness: 0.25),
+                GlassesVariant(id: "silver", name: "Silver", frameColor: "#d8d8d8", metallic: 1, roughness: 0.2),
+                GlassesVariant(id: "black", name: "Matte black", frameColor: "#202020", metallic: 0.6, roughness: 0.5),
             ]
         }
         return [
-            FrameVariant(id: "black", name: "Black acetate", frameColor: "#141414", metallic: 0, roughness: 0.3),
-            FrameVariant(id: "tortoise", name: "Havana brown", frameColor: "#5a3218", metallic: 0, roughness: 0.3),
-            FrameVariant(id: "crystal", name: "Crystal", frameColor: "#c8ccd0", metallic: 0, roughness: 0.15, opacity: 0.45),
-            FrameVariant(id: "red", name: "Cherry red", frameColor: "#8c1420", metallic: 0, roughness: 0.3),
+            GlassesVariant(id: "black", name: "Black acetate", frameColor: "#141414", metallic: 0, roughness: 0.3),
+            GlassesVariant(id: "tortoise", name: "Havana brown", frameColor: "#5a3218", metallic: 0, roughness: 0.3),
+            GlassesVariant(id: "crystal", name: "Crystal", frameColor: "#c8ccd0", metallic: 0, roughness: 0.15, opacity: 0.45),
+            GlassesVariant(id: "red", name: "Cherry red", frameColor: "#8c1420", metallic: 0, roughness: 0.3),
         ]
     }
 }

@@ -7,7 +7,7 @@
 /// - `leftTempleEnd` / `rightTempleEnd`: the rearmost points of each temple (the ear end);
 /// - `frameWidth`: overall width (x extent), `templeLength`: z distance from the hinges to the
 ///   temple ends, `frontDepth`: thickness of the front slab used for the detection.
-public struct FrameRegions: Sendable, Equatable {
+public struct GlassesRegions: Sendable, Equatable {
     public var bridge: SIMD3<Float>
     public var leftHinge: SIMD3<Float>
     public var rightHinge: SIMD3<Float>
@@ -17,7 +17,7 @@ public struct FrameRegions: Sendable, Equatable {
     public var templeLength: Float
     public var frontDepth: Float
 
-    public static let empty = FrameRegions(bridge: .zero, leftHinge: .zero, rightHinge: .zero, leftTempleEnd: .zero,
+    public static let empty = GlassesRegions(bridge: .zero, leftHinge: .zero, rightHinge: .zero, leftTempleEnd: .zero,
                                            rightTempleEnd: .zero, frameWidth: 0, templeLength: 0, frontDepth: 0)
 
     /// The front slab: vertices within this fraction of the depth extent from the most forward point.
@@ -35,7 +35,7 @@ public struct FrameRegions: Sendable, Equatable {
         return SIMD3<Float>((box.min.x + box.max.x) / 2, lo <= hi ? (lo + hi) / 2 : (box.min.y + box.max.y) / 2, box.max.z)
     }
 
-    public static func detect(in mesh: Mesh) -> FrameRegions {
+    public static func detect(in mesh: Mesh) -> GlassesRegions {
         guard let box = mesh.bounds else { return .empty }
         let all = vertices(mesh)
         let depth = box.max.z - box.min.z
@@ -63,7 +63,7 @@ public struct FrameRegions: Sendable, Equatable {
         }
         let left = hinge(1), right = hinge(-1)
         let leftEnd = templeEnd(1), rightEnd = templeEnd(-1)
-        return FrameRegions(bridge: bridge, leftHinge: left, rightHinge: right, leftTempleEnd: leftEnd, rightTempleEnd: rightEnd,
+        return GlassesRegions(bridge: bridge, leftHinge: left, rightHinge: right, leftTempleEnd: leftEnd, rightTempleEnd: rightEnd,
                             frameWidth: width, templeLength: ((left.z - leftEnd.z) + (right.z - rightEnd.z)) / 2,
                             frontDepth: frontFraction * depth)
     }
