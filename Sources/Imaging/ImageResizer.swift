@@ -62,17 +62,7 @@ public struct ImageResizer: Sendable {
         precondition(source.width == sourceWidth && source.height == sourceHeight,
                      "resizer built for \(sourceWidth)x\(sourceHeight), given \(source.width)x\(source.height)")
         target.reshape(width: targetWidth, height: targetHeight)
-        if isEmpty { return }
-        let start = source.startIndex, stride = source.rowStride
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: sourceWidth)
-        defer { scratch.deallocate() }
-        source.base.pixels.withUnsafeBufferPointer { src in
-            target.pixels.withUnsafeMutableBufferPointer { dst in
-                run(channels: 1, dst: dst) { y, row in
-                    horizontalGray(pixels: src, rowStart: start + y * stride, scratch: scratch, into: row)
-                }
-            }
-        }
+        resample(source.base.pixels, start: source.startIndex, stride: source.rowStride, channels: 1, into: &target.pixels)
     }
 
     public func resize(_ source: GrayImage, into target: inout GrayImage) {
@@ -84,21 +74,30 @@ public struct ImageResizer: Sendable {
         precondition(source.width == sourceWidth && source.height == sourceHeight,
                      "resizer built for \(sourceWidth)x\(sourceHeight), given \(source.width)x\(source.height)")
         target.reshape(width: targetWidth, height: targetHeight)
-        if isEmpty { return }
-        let start = source.startIndex, stride = source.rowStride
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 3 * sourceWidth)
-        defer { scratch.deallocate() }
-        source.base.pixels.withUnsafeBufferPointer { src in
-            target.pixels.withUnsafeMutableBufferPointer { dst in
-                run(channels: 3, dst: dst) { y, row in
-                    horizontalRGB(pixels: src, rowStart: start + y * stride, scratch: scratch, into: row)
-                }
-            }
-        }
+        resample(source.base.pixels, start: source.startIndex, stride: source.rowStride, channels: 3, into: &target.pixels)
     }
 
     public func resize(_ source: RGBImage, into target: inout RGBImage) {
         resize(source.fullView, into: &target)
+    }
+
+    /// Both passes over rows `stride` apart from `start` in `pixels` (1 channel: gray, 3: RGB),
+    /// into `target`, already reshaped to the target size.
+    private func resample(_ pixels: [UInt8], start: Int, stride: Int, channels: Int, into target: inout [UInt8]) {
+        if isEmpty { return }
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: channels * sourceWidth)
+        defer { scratch.deallocate() }
+        pixels.withUnsafeBufferPointer { src in
+            target.withUnsafeMutableBufferPointer { dst in
+                run(channels: channels, dst: dst) { y, row in
+                    if channels == 1 {
+                        horizontalGray(pixels: src, rowStart: start + y * stride, scratch: scratch, into: row)
+                    } else {
+                        horizontalRGB(pixels: src, rowStart: start + y * stride, scratch: scratch, into: row)
+                    }
+                }
+            }
+        }
     }
 
     // Arithmetic is Float, which the baseline x86-64 target vectorises well (SSE2 lacks a packed
@@ -222,57 +221,52 @@ public struct ImageResizer: Sendable {
     }
 }
 
-extension GrayImage {
-    /// This image resampled to `width x height` (see `ImageResizer` for the conventions).
-    public func resized(width: Int, height: Int, method: ResizeMethod) -> GrayImage {
-        var out = GrayImage(width: 0, height: 0)
-        ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
-                     method: method).resize(self, into: &out)
+/// The images `ImageResizer` reads: gray and RGB images and views of them, each resampled into an
+/// image of its own kind.
+public protocol ResizableImage {
+    associatedtype Resized
+    var width: Int { get }
+    var height: Int { get }
+    /// An empty image of the result's kind, for `ImageResizer` to fill.
+    static func emptyResized() -> Resized
+    func resize(with resizer: ImageResizer, into target: inout Resized)
+}
+
+extension ResizableImage {
+    /// This image (or viewed region) resampled to `width x height` (see `ImageResizer` for the conventions).
+    public func resized(width: Int, height: Int, method: ResizeMethod) -> Resized {
+        var out = Self.emptyResized()
+        resize(with: ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
+                                  method: method), into: &out)
         return out
     }
 
     /// This image scaled by `scale` (output size rounded to nearest, at least 1 pixel unless the
     /// image is empty). Pixel mapping uses the actual size ratio, which may differ slightly from `scale`.
-    public func resized(scale: Float, method: ResizeMethod) -> GrayImage {
+    public func resized(scale: Float, method: ResizeMethod) -> Resized {
         let (w, h) = scaledSize(width: width, height: height, scale: scale)
         return resized(width: w, height: h, method: method)
     }
 }
 
-extension GrayImageView {
-    /// The viewed region resampled to `width x height`.
-    public func resized(width: Int, height: Int, method: ResizeMethod) -> GrayImage {
-        var out = GrayImage(width: 0, height: 0)
-        ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
-                     method: method).resize(self, into: &out)
-        return out
-    }
+extension GrayImage: ResizableImage {
+    public static func emptyResized() -> GrayImage { GrayImage(width: 0, height: 0) }
+    public func resize(with resizer: ImageResizer, into target: inout GrayImage) { resizer.resize(self, into: &target) }
 }
 
-extension RGBImage {
-    /// This image resampled to `width x height` (see `ImageResizer` for the conventions).
-    public func resized(width: Int, height: Int, method: ResizeMethod) -> RGBImage {
-        var out = RGBImage(width: 0, height: 0)
-        ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
-                     method: method).resize(self, into: &out)
-        return out
-    }
-
-    /// This image scaled by `scale` (output size rounded to nearest, at least 1 pixel unless empty).
-    public func resized(scale: Float, method: ResizeMethod) -> RGBImage {
-        let (w, h) = scaledSize(width: width, height: height, scale: scale)
-        return resized(width: w, height: h, method: method)
-    }
+extension GrayImageView: ResizableImage {
+    public static func emptyResized() -> GrayImage { GrayImage(width: 0, height: 0) }
+    public func resize(with resizer: ImageResizer, into target: inout GrayImage) { resizer.resize(self, into: &target) }
 }
 
-extension RGBImageView {
-    /// The viewed region resampled to `width x height`.
-    public func resized(width: Int, height: Int, method: ResizeMethod) -> RGBImage {
-        var out = RGBImage(width: 0, height: 0)
-        ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
-                     method: method).resize(self, into: &out)
-        return out
-    }
+extension RGBImage: ResizableImage {
+    public static func emptyResized() -> RGBImage { RGBImage(width: 0, height: 0) }
+    public func resize(with resizer: ImageResizer, into target: inout RGBImage) { resizer.resize(self, into: &target) }
+}
+
+extension RGBImageView: ResizableImage {
+    public static func emptyResized() -> RGBImage { RGBImage(width: 0, height: 0) }
+    public func resize(with resizer: ImageResizer, into target: inout RGBImage) { resizer.resize(self, into: &target) }
 }
 
 func scaledSize(width: Int, height: Int, scale: Float) -> (Int, Int) {

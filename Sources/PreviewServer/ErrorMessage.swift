@@ -7,25 +7,8 @@ enum ErrorMessage {
         var headers = headers
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        let json = "{\"error\":\(quoted(message))}"
+        let json = "{\"error\":\(JSONString.quoted(message))}"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: json)))
-    }
-
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inputs
 import Pipeline
+import PreviewServer
 
 /// `lorgnette landmarks IMAGE...`: every face in each image with its 68 landmarks.
 struct LandmarksCommand: ParsableCommand {
@@ -70,22 +71,6 @@ struct LandmarksCommand: ParsableCommand {
         return s == "-0.00" ? "0.00" : s
     }
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
-
     /// The exact line format of the issue: keys in this order, coordinates with two decimals.
     static func jsonLine(path: String, photo: PhotoLandmarks) -> String {
         let faceObjects = photo.faces.map { face -> String in
@@ -96,7 +81,7 @@ struct LandmarksCommand: ParsableCommand {
                 + "\"score\": \(String(format: "%.3f", box.score)), \"landmarks\": [\(points)], "
                 + "\"pupils\": [[\(number(eyes.left.x)), \(number(eyes.left.y))], [\(number(eyes.right.x)), \(number(eyes.right.y))]]}"
         }
-        return "{\"image\": \(jsonString(path)), \"width\": \(photo.width), \"height\": \(photo.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
+        return "{\"image\": \(JSONString.quoted(path)), \"width\": \(photo.width), \"height\": \(photo.height), \"faces\": [\(faceObjects.joined(separator: ", "))]}"
     }
 
     static func textReport(path: String, photo: PhotoLandmarks) -> String {
