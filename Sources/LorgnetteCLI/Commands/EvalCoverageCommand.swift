@@ -6,9 +6,11 @@ import FacialMetrics
 import Foundation
 import Imaging
 import JPEGCodec
+import Inputs
 import Landmarks
-import PNGCodec
+import Media
 import MetricsEvaluation
+import PNGCodec
 
 /// `lorgnette eval coverage`: do the measurement's ≈ 95 % bands keep their promise (issue 24 item 2)?
 struct EvalCoverageCommand: ParsableCommand {
@@ -52,15 +54,13 @@ struct EvalCoverageCommand: ParsableCommand {
         let face = try MeanFace(contentsOf: ModelsDirectory.file("mean-face.json").path)
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: ModelsDirectory.file("face-detector.fdet").path))
         let cascade = try LandmarkCascade(contentsOf: ModelsDirectory.file("landmarks.lmrk").path)
-        let photoBytes = try Data(contentsOf: ModelsDirectory.file("demo/astronaut.jpg"))
-        let photo = try TurboJPEGDecoder().decodeRGB([UInt8](photoBytes), scale: .full)
+        let roundTrip = JPEGRoundTrip(encoder: TurboJPEGEncoder(), decoder: TurboJPEGDecoder())
+        let photo = try roundTrip.colour(InputOpener.readPhoto(try ModelsDirectory.file("demo/astronaut.jpg").path))
         let gray = GrayImage(luma: photo)
         guard let box = detector.detect(in: gray).max(by: { $0.width < $1.width }) else { throw CLIError("no face in the demo portrait") }
         let head = SyntheticHead(face: face, photo: photo, photoLandmarks: cascade.landmarks(in: gray, box: box))
-        let encoder = TurboJPEGEncoder(), decoder = TurboJPEGDecoder()
         let runner = BandCoverageRunner(head: head, detector: detector, landmarkModel: cascade, width: parts[0], height: parts[1], seed: seed) { rgb, quality in
-            guard let bytes = try? encoder.encode(rgb, quality: quality), let back = try? decoder.decodeRGB(bytes, scale: .full) else { return rgb }
-            return back
+            roundTrip.degrade(rgb, quality: quality)
         }
         runner.sharp = sharp
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {

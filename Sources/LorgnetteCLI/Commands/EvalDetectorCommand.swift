@@ -119,12 +119,8 @@ struct EvalDetectorCommand: ParsableCommand {
         let decoder = TurboJPEGDecoder()
         var frames: [GrayImage] = []
         while frames.count < maxFrames, let frame = try source.nextFrame() {
-            let gray: GrayImage
-            switch frame.payload {
-            case .jpeg(let bytes): gray = try decoder.decodeGray(bytes, scale: .full)
-            case .gray(let g): gray = g
-            case .rgb(let rgb): gray = GrayImage(luma: rgb)
-            }
+            var gray = GrayImage(width: 1, height: 1)
+            try LumaDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
             frames.append(gray)
         }
         return frames
