@@ -83,6 +83,21 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(session.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
         }
     }
+    // What `measure` runs: the same with the eyeglasses classifier judging every frame (issue 24 item 6).
+    let judged = MeasurementSession(face: face, camera: camera, method: .iris)
+    judged.gate.maxAngleDegrees = 45
+    judged.window = 60
+    judged.eyeglasses = EyeglassesDetector(model: try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path))
+    for _ in 0..<80 { _ = judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
+    Benchmark("MeasurementSession.process with the eyeglasses check (measure's per-frame work)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
+        }
+    }
+    let glasses = judged.eyeglasses!
+    Benchmark("Eyeglasses classifier (eye-band features + dot product)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(glasses.judge(gray, landmarks: anchor.landmarks)) }
+    }
     Benchmark("MeasurementSession.report (60 frames)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(session.report()) }
     }
