@@ -7,6 +7,9 @@
 // p50 234 µs, mallocs p0/p25 16 = the framework's baseline (p50 18: the same +2 shows on the pupils
 // and report() benchmarks' upper percentiles, so it is the harness, not the work: identical
 // iterations run at 16); report() of 60 frames 5 µs. Was 248 µs and 385 mallocs per frame.
+// Session 30 (issue 24 item 6, load from other builds): process 149 µs p50, with the eyeglasses check
+// 222 µs (the classifier alone 71 µs), mallocs at the baseline. `import Anchors`: FaceAnchor moved there.
+import Anchors
 import Benchmark
 import FaceDetection
 import FaceModel
