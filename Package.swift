@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FaceData", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.
-        .testTarget(name: "FuzzTests", dependencies: ["Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FacialMetrics", "Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),
         .testTarget(name: "CLITests", dependencies: ["LorgnetteCLI", "Media", "JPEGCodec", "PNGCodec", "Imaging"]),
     ],
     swiftLanguageModes: [.v6],
