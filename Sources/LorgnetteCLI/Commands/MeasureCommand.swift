@@ -398,6 +398,15 @@ struct MeasureCommand: ParsableCommand {
             try OutputFile.write(text, to: framesJSON)
         }
         let s = c.session
+        // First: glasses explain the failures below (lenses hiding the irises) as much as a PD.
+        if let glasses = s.eyeglasses, glasses.wearsGlasses == true {
+            printError("measure: eyeglasses detected on the face (\(glasses.framesWithGlasses) of \(glasses.framesJudged) frames); their lenses magnify or shrink the eyes behind them: take them off for the PD")
+            if method == .iris {
+                // Refused rather than widened: a ±3 D lens at 12 mm changes the iris's image, and the PD
+                // scaled by it, by about ∓3.5 % (2.2 mm), with a sign the picture cannot tell (Models/README.md).
+                throw CLIError("eyeglasses on the face: the iris scale is refused through lenses (a 3-dioptre lens moves the PD by about 2 mm either way); take them off, or use --scale card or --scale camera (or --no-eyeglasses-check if there are none)")
+            }
+        }
         if c.photosTried > 1 && input.count == c.photosTried && s.acceptedCount == 0 {
             throw CLIError("none of the \(c.photosTried) photos passed (reasons above)")
         }
@@ -407,14 +416,6 @@ struct MeasureCommand: ParsableCommand {
                 throw CLIError("card tilted away from the eye plane on all \(s.cardTilted) good frames (hold it flat against the forehead)")
             }
             throw CLIError("no card found on \(s.cardNotFound) good frame\(s.cardNotFound == 1 ? "" : "s") (hold an ID-1 card flat against the forehead or under the nose)")
-        }
-        if let glasses = s.eyeglasses, glasses.wearsGlasses == true {
-            printError("measure: eyeglasses detected on the face (\(glasses.framesWithGlasses) of \(glasses.framesJudged) frames); their lenses magnify or shrink the eyes behind them: take them off for the PD")
-            if method == .iris {
-                // Refused rather than widened: a ±3 D lens at 12 mm changes the iris's image, and the PD
-                // scaled by it, by about ∓3.5 % (2.2 mm), with a sign the picture cannot tell (Models/README.md).
-                throw CLIError("eyeglasses on the face: the iris scale is refused through lenses (a 3-dioptre lens moves the PD by about 2 mm either way); take them off, or use --scale card or --scale camera (or --no-eyeglasses-check if there are none)")
-            }
         }
         let rejected = s.rejectionCounts.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) ×\($0.value)" }.joined(separator: ", ")
         for line in angleSummary(c) { printError(line) }
