@@ -49,11 +49,15 @@ struct TrainEyeglassesCommand: ParsableCommand {
     @Option(help: "Random seed (glasses, light, field of view).")
     var seed: UInt64 = 1
 
+    @Option(name: .customLong("tune-fold"), help: "Which fifth of the training photos tunes the threshold (0-4; the shipped model: 0; the others cross-validate the recipe).")
+    var tuneFold: UInt64 = 0
+
     @Option(help: "Use at most this many faces (0: all; for quick trials).")
     var limit = 0
 
     func run() throws {
         try reportingErrors("train eyeglasses", usageErrors: true) {
+            guard tuneFold < 5 else { throw ValidationError("--tune-fold must be 0-4") }
             let dataset: FaceDataset
             do { dataset = try FaceDataset(directory: data) } catch { throw ValidationError("cannot read face data in \(data): \(error)") }
             let labelFile = try labels ?? ModelsDirectory.file("faces68-eyeglasses-labels.txt").path
@@ -69,6 +73,7 @@ struct TrainEyeglassesCommand: ParsableCommand {
             options.lambda = lambda
             options.seed = seed
             options.limit = limit
+            options.tuneFold = tuneFold
             let trainer = EyeglassesTrainer(options: options)
             var maker = EyeglassesSampleMaker(landmarks: cascade, face: face, glasses: glasses)
             let start = Date()
