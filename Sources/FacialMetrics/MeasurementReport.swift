@@ -20,6 +20,10 @@ public struct MeasurementReport: Sendable {
     /// With the iris scale: the person's iris diameter estimated once over the frames, in the PnP
     /// (mean-face) units, before it is taken to be 11.7 mm (nil otherwise).
     public var sessionIris: MetricSummary?
+    /// Whether the person wore glasses (most judged frames, `EyeglassesDetector`); nil when not judged.
+    /// Lenses magnify (plus) or shrink (minus) the eyes behind them, so the iris scale is refused with
+    /// glasses on (`measure`), and the other scales carry the warning.
+    public var eyeglasses: Bool? = nil
 
     /// One frame's iris-diameter fit, relative 1 SD: the spread of the per-frame fits on the dev clips
     /// d18 and face1 (README, "scale per frame"; 1.7 % against the rendered iris on sharp synthetic
@@ -109,10 +113,11 @@ public struct MeasurementReport: Sendable {
         s += "\"temple_width_mm\": \(Self.json(templeWidth)), \"face_width_mm\": \(Self.json(faceWidth)), "
         s += "\"camera_distance_mm\": \(Self.json(cameraDistance)), "
         if let f = recommendedSize {
-            s += "\"frame_size\": {\"code\": \"\(f.code)\", \"label\": \"\(f.label)\"}}"
+            s += "\"frame_size\": {\"code\": \"\(f.code)\", \"label\": \"\(f.label)\"}, "
         } else {
-            s += "\"frame_size\": null}"
+            s += "\"frame_size\": null, "
         }
+        s += "\"eyeglasses\": \(eyeglasses.map { $0 ? "true" : "false" } ?? "null")}"
         return s
     }
 
@@ -134,6 +139,7 @@ public struct MeasurementReport: Sendable {
         lines.append(row("Face width (cheekbones)", faceWidth))
         lines.append(row("Camera distance", cameraDistance, 0))
         if let f = recommendedSize { lines.append("Recommended frame size: \(f.code) (\(f.label))") }
+        if eyeglasses == true { lines.append("Eyeglasses: on the face (measured through their lenses)") }
         return lines.joined(separator: "\n")
     }
 

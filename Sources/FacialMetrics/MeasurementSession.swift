@@ -17,6 +17,8 @@ public struct FrameResult: Sendable {
     /// Why the card scale failed on this frame (nil when not using the card, or when it was found).
     public var cardFailure: CardDetector.Failure?
     public var card: CardObservation?
+    /// The eyeglasses classifier's log-odds of glasses on this frame's face (nil: not judged).
+    public var eyeglassesScore: Float? = nil
     /// Set only for accepted frames.
     public var measurement: FrameMeasurement?
     public var accepted: Bool { measurement != nil }
@@ -42,6 +44,10 @@ public final class MeasurementSession {
     public var window: Int? {
         didSet { linearise(keepingLast: window.map { max(0, $0) }) }
     }
+    /// Judges every frame with a face for eyeglasses (nil: not checked). Every such frame, not only
+    /// accepted ones: lenses that hide or distort the irises make the gate reject the very frames that
+    /// would show them, and the warning matters most then.
+    public var eyeglasses: EyeglassesDetector?
     private let refiner = PupilRefiner()
     /// Frames of a video: pupils that cannot be trusted this frame are held in the eye's frame
     /// (`PupilContinuity`); photos reset it (`resetContinuity()`) so one photo never holds another's.
@@ -93,6 +99,7 @@ public final class MeasurementSession {
         let angles = FrameGate.viewAngles(cameraFromFace: cameraFromFace)
         var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes),
                                  yawDegrees: angles.yaw, pitchDegrees: angles.pitch)
+        result.eyeglassesScore = eyeglasses?.judge(image, landmarks: landmarks)
         if !result.rejectionSet.isEmpty {
             let bits = result.rejectionSet.rawValue
             for i in 0..<counts.count where bits & (1 << UInt8(i)) != 0 { counts[i] += 1 }
@@ -167,7 +174,9 @@ public final class MeasurementSession {
 
     /// Aggregates the accepted frames; nil when there are none.
     public func report() -> MeasurementReport? {
-        MeasurementReport(method: method, count: stored.count, scratch: aggregation) { measurement($0) }
+        var report = MeasurementReport(method: method, count: stored.count, scratch: aggregation) { measurement($0) }
+        report?.eyeglasses = eyeglasses?.wearsGlasses
+        return report
     }
 
     /// Forgets the pupils held from earlier frames (the next frame is another photo or another person).
@@ -177,6 +186,7 @@ public final class MeasurementSession {
     public func reset() {
         continuity.reset()
         stored.removeAll(keepingCapacity: true); head = 0
+        eyeglasses?.reset()
         framesSeen = 0; framesWithFace = 0; cardNotFound = 0; cardTilted = 0
         for i in counts.indices { counts[i] = 0 }
     }

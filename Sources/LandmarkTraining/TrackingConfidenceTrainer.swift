@@ -184,7 +184,7 @@ public struct TrackingConfidenceTrainer {
     /// Minimises Σᵢ cᵢ log(1 + exp(−yᵢ w·xᵢ)) + λ/2 ‖w‖² (bias = the weight of the constant last feature,
     /// not regularised), class weights cᵢ summing to ½ per class. Features are centred internally and
     /// the centring folded back into the bias.
-    static func logisticRegression(x: [Float], y: [Float], d: Int, lambda: Float, iterations: Int) -> [Float] {
+    public static func logisticRegression(x: [Float], y: [Float], d: Int, lambda: Float, iterations: Int) -> [Float] {
         let n = y.count
         var mean = [Float](repeating: 0, count: d)
         for i in 0..<n { for k in 0..<(d - 1) { mean[k] += x[i * d + k] } }

@@ -47,6 +47,28 @@ struct MeasureCommandTests {
         #expect(mono["left"]?["value"] != nil && mono["right"]?["value"] != nil)
         let size = try #require(object["frame_size"] as? [String: String])
         #expect(size["code"]?.contains("□") == true && ["S", "M", "L"].contains(size["label"] ?? ""))
+        #expect(object["eyeglasses"] as? Bool == false, "the d18 clip shows no glasses")
+    }
+
+    @Test("glasses drawn on by the try-on: said on stderr and in the JSON, the iris scale refused (issue 24 item 6)",
+          .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))
+    func eyeglassesOnTheFace() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lorgnette-eyeglasses-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("tryon.mjpeg").path
+        let live = try CLI.run(["live", "--input", d18, "--frames", "40", "--glasses", "round-47-21-145:gold", "-o", clip], timeout: 600)
+        #expect(live.status == 0, "\(live.stderr)")
+        let iris = try CLI.run(["measure", "--input", clip, "--min-frames", "1", "--max-angle", "15", "--json"], timeout: 600)
+        #expect(iris.status != 0 && iris.stderr.contains("eyeglasses detected on the face") && iris.stderr.contains("iris scale is refused"), "\(iris.stderr)")
+        let camera = try CLI.run(["measure", "--input", clip, "--scale", "camera", "--min-frames", "1", "--max-angle", "15", "--json"], timeout: 600)
+        #expect(camera.status == 0, "\(camera.stderr)")
+        #expect(camera.stderr.contains("eyeglasses detected on the face"), "\(camera.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(camera.stdout.utf8)) as? [String: Any])
+        #expect(object["eyeglasses"] as? Bool == true)
+        let unchecked = try CLI.run(["measure", "--input", clip, "--scale", "camera", "--min-frames", "1", "--max-angle", "15", "--json", "--no-eyeglasses-check"], timeout: 600)
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(unchecked.stdout.utf8)) as? [String: Any])
+        #expect(plain["eyeglasses"] is NSNull && !unchecked.stderr.contains("eyeglasses detected"))
     }
 
     @Test("card scale without a card: says no card, non-zero", .enabled(if: FileManager.default.fileExists(atPath: d18), "needs ../shared/data/videos"))

@@ -1,6 +1,7 @@
 import FaceDetection
 import FaceModel
 import FaceTracking
+import FacialMetrics
 import Foundation
 import Landmarks
 import ModelFormat
@@ -36,6 +37,7 @@ struct ModelFileFuzzTests {
         switch kind {
         case "LMRK": _ = try LandmarkCascade(bytes: bytes)
         case "FDET": _ = try HOGFaceDetectorModel(bytes: bytes)
+        case "EYEG": _ = try EyeglassesModel(bytes: bytes)
         default: _ = try TrackingConfidenceModel(bytes: bytes)
         }
     }
@@ -51,14 +53,16 @@ struct ModelFileFuzzTests {
         return Int.random(in: 0..<10, using: &rng) < 9 ? FuzzSeeds.resealed(mutated) : mutated
     }
 
-    @Test("model files: mutated landmark, detector and confidence models load or throw", arguments: ["LMRK", "FDET", "TCNF"])
+    @Test("model files: mutated landmark, detector, confidence and eyeglasses models load or throw", arguments: ["LMRK", "FDET", "TCNF", "EYEG"])
     func modelFile(kind: String) throws {
-        var archives = [kind == "LMRK" ? Self.landmarks : kind == "FDET" ? Self.detector : Self.confidence]
-        // The shipped detector and confidence model are small enough to fuzz too (the cascade is 1.1 MB).
-        let shipped = ["FDET": "face-detector.fdet", "TCNF": "tracking-confidence.tcnf"]
+        // The eyeglasses model has only the shipped file as its seed (its layout is fixed by the features).
+        var archives = kind == "EYEG" ? [] : [kind == "LMRK" ? Self.landmarks : kind == "FDET" ? Self.detector : Self.confidence]
+        // The shipped detector, confidence and eyeglasses models are small enough to fuzz too (the cascade is 1.1 MB).
+        let shipped = ["FDET": "face-detector.fdet", "TCNF": "tracking-confidence.tcnf", "EYEG": "eyeglasses.eyeg"]
         if let file = shipped[kind], let data = FileManager.default.contents(atPath: repositoryRoot + "/Models/" + file) {
             archives.append(try ModelArchive(bytes: [UInt8](data), expectedKind: kind, supportedVersions: 1...2))
         }
+        try #require(!archives.isEmpty, "Models/eyeglasses.eyeg is missing")
         for a in archives { try Self.load(a.serialized(), kind: kind) }  // the seeds themselves are valid
         let scratch = try makeFuzzScratch("model-\(kind)")
         let seeds = archives.indices.map { [UInt8($0)] }

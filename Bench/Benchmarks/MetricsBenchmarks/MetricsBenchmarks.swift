@@ -7,6 +7,9 @@
 // p50 234 µs, mallocs p0/p25 16 = the framework's baseline (p50 18: the same +2 shows on the pupils
 // and report() benchmarks' upper percentiles, so it is the harness, not the work: identical
 // iterations run at 16); report() of 60 frames 5 µs. Was 248 µs and 385 mallocs per frame.
+// Session 30 (issue 24 item 6, load from other builds): process 149 µs p50, with the eyeglasses check
+// 222 µs (the classifier alone 71 µs), mallocs at the baseline. `import Anchors`: FaceAnchor moved there.
+import Anchors
 import Benchmark
 import FaceDetection
 import FaceModel
@@ -82,6 +85,21 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             blackHole(session.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
         }
+    }
+    // What `measure` runs: the same with the eyeglasses classifier judging every frame (issue 24 item 6).
+    let judged = MeasurementSession(face: face, camera: camera, method: .iris)
+    judged.gate.maxAngleDegrees = 45
+    judged.window = 60
+    judged.eyeglasses = EyeglassesDetector(model: try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path))
+    for _ in 0..<80 { _ = judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
+    Benchmark("MeasurementSession.process with the eyeglasses check (measure's per-frame work)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
+        }
+    }
+    let glasses = judged.eyeglasses!
+    Benchmark("Eyeglasses classifier (eye-band features + dot product)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(glasses.judge(gray, landmarks: anchor.landmarks)) }
     }
     Benchmark("MeasurementSession.report (60 frames)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(session.report()) }

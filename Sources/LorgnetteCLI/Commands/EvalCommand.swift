@@ -10,6 +10,6 @@ struct EvalCommand: ParsableCommand {
 
     /// One entry per model kind; each lives in its own `Eval<Kind>Command.swift`.
     static var evalSubcommands: [any ParsableCommand.Type] {
-        [EvalLandmarksCommand.self, EvalDetectorCommand.self, EvalPhotosCommand.self, EvalCoverageCommand.self, EvalCardCommand.self]
+        [EvalLandmarksCommand.self, EvalDetectorCommand.self, EvalPhotosCommand.self, EvalCoverageCommand.self, EvalCardCommand.self, EvalEyeglassesCommand.self]
     }
 }

@@ -11,7 +11,7 @@ struct TrainCommand: ParsableCommand {
 
     /// One entry per model kind; each lives in its own `Train<Kind>Command.swift`.
     static var trainSubcommands: [any ParsableCommand.Type] {
-        [TrainLandmarksCommand.self, TrainDetectorCommand.self, TrainFaceModelCommand.self, TrainTrackingConfidenceCommand.self]
+        [TrainLandmarksCommand.self, TrainDetectorCommand.self, TrainFaceModelCommand.self, TrainTrackingConfidenceCommand.self, TrainEyeglassesCommand.self]
     }
 }
 
