@@ -4,9 +4,11 @@ import Imaging
 /// The iris (limbus) boundary of one eye, refined from a coarse circle: dark iris to bright sclera
 /// edges found along rays from its centre, then a robust circle fit.
 ///
-/// Rays fan ±40° about the eye axis on both sides (the lateral limbus, which the lids rarely cover);
+/// Rays fan ±40° about the eye axis on both sides (the lateral limbus, which the lids rarely cover),
+/// less those whose limbus point the eye contour puts behind a lid;
 /// along each ray the strongest dark-to-bright step (2-pixel central difference of bilinear samples
-/// every half pixel) within the radius band is one edge point, sub-pixel by a parabola. A Kåsa circle
+/// every half pixel) within the radius band is one edge point, placed at the centroid of the step's
+/// gradient in linear light (where a blurred step is, before gamma encoding skews it). A Kåsa circle
 /// is fitted, points further than max(0.75 px, 2.5 robust SD) are dropped and it is refitted; the
 /// rays are then cast again from the new centre in a narrower band. The horizontal visible iris
 /// diameter is 2 × radius. Units: image pixels, pixel-centre convention.
@@ -85,18 +87,37 @@ public struct LimbusFit: Sendable {
         let step: Float = 0.5
         let count = Int((rMax - rMin) / step) + 5
         scratch.prepare(samples: count, edges: 2 * raysPerSide)
-        let samples = scratch.samples
+        let samples = scratch.samples, linear = scratch.linear
+        // A ray whose limbus point (at the band's middle radius) lies outside the eye contour meets
+        // a lid first: its step is iris to lid, inside the limbus. On the mean face's opening the
+        // outer rays of the fan do this to an 11.7 mm iris, and the fit read the rendered iris 3.3 %
+        // small (issue 24); real lids cover the iris's top and bottom the same way. The contour's
+        // straight lid segments lie inside the curved lids, so a ray kept is inside the opening.
+        // Too few rays left on a side (a squint): all are cast, and the gate's visible-iris test
+        // judges the eye.
+        let nominal = (rMin + rMax) / 2
+        func direction(_ side: Int, _ k: Int) -> SIMD2<Float> {
+            let t = raysPerSide == 1 ? 0 : (Float(k) / Float(raysPerSide - 1) * 2 - 1) * halfFanDegrees * .pi / 180
+            let d = ex * cosf(t) + ey * sinf(t)
+            return side == 0 ? -d : d
+        }
+        var visible = (0, 0)
+        for k in 0..<raysPerSide {
+            if eye.contains(c + direction(0, k) * nominal) { visible.0 += 1 }
+            if eye.contains(c + direction(1, k) * nominal) { visible.1 += 1 }
+        }
+        let skipHidden = min(visible.0, visible.1) > minimumInliersPerSide
         var n = 0
         image.pixels.withUnsafeBufferPointer { px in
             for side in 0..<2 {
                 for k in 0..<raysPerSide {
-                    let t = raysPerSide == 1 ? 0 : (Float(k) / Float(raysPerSide - 1) * 2 - 1) * halfFanDegrees * .pi / 180
-                    var d = ex * cosf(t) + ey * sinf(t)
-                    if side == 0 { d = -d }
+                    let d = direction(side, k)
+                    if skipHidden && !eye.contains(c + d * nominal) { continue }
                     for i in 0..<count {
                         let r = rMin - 2 * step + Float(i) * step
                         let p = c + d * r
                         samples[i] = bilinear(px, image.width, image.height, p.x, p.y)
+                        linear[i] = linearLight(px, image.width, image.height, p.x, p.y)
                     }
                     var best: Float = 0, bestI = -1
                     for i in 2..<(count - 2) {
@@ -105,10 +126,27 @@ public struct LimbusFit: Sendable {
                         best = g; bestI = i
                     }
                     guard bestI > 2, bestI < count - 3, best >= minimumContrast else { continue }
-                    let gm = (samples[bestI + 1] - samples[bestI - 3]) / 2, gp = (samples[bestI + 3] - samples[bestI - 1]) / 2
-                    let den = gm - 2 * best + gp
-                    let off = den < 0 ? max(-1, min(1, 0.5 * (gm - gp) / den)) : 0
-                    let r = rMin - 2 * step + (Float(bestI) + off) * step
+                    // Where the step is: the centroid of its gradient in linear light, above half the
+                    // peak, within ± 2 px of the strongest sRGB step. Lens blur and a sensor's pixels
+                    // mix light linearly and the frame is gamma-encoded after, so in the encoded
+                    // values a blurred dark-to-bright step is steepest on its dark side: the peak
+                    // of the encoded gradient sat ≈ 0.2 px inside the iris on every ray, and the
+                    // diameter read 0.4 px small whatever its size (rendered irises of 16–38 px,
+                    // `eval coverage --sharp`, issue 24). The strongest encoded step still picks
+                    // the edge and gives its contrast (the gate's thresholds are in grey levels).
+                    let lo = max(2, bestI - 4), hi = min(count - 3, bestI + 4)
+                    var peak: Float = 0
+                    for i in lo...hi { peak = max(peak, linear[i + 2] - linear[i - 2]) }
+                    var weight: Float = 0, moment: Float = 0
+                    var i = bestI
+                    while i > lo, linear[i + 1] - linear[i - 3] > peak / 2 { i -= 1 }
+                    while i <= hi {
+                        let w = linear[i + 2] - linear[i - 2] - peak / 2
+                        if w > 0 { weight += w; moment += w * Float(i) } else if i > bestI { break }
+                        i += 1
+                    }
+                    let position = weight > 0 ? moment / weight : Float(bestI)
+                    let r = rMin - 2 * step + position * step
                     let p = c + d * r
                     scratch.points[n] = SIMD2(Double(p.x), Double(p.y))
                     scratch.sides[n] = side
@@ -155,6 +193,28 @@ public struct LimbusFit: Sendable {
     }
 }
 
+/// sRGB code → linear light, on the 0–255 scale of the codes.
+private let linearOfCode: [Float] = (0...255).map { 255 * SRGB.decode(code: UInt8($0)) }
+
+/// `bilinear` in linear light: the four pixels decoded from sRGB, then interpolated.
+@inline(__always) private func linearLight(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
+    var fx = x, fy = y
+    let maxX = Float(w - 1), maxY = Float(h - 1)
+    if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
+    if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
+    let x0 = Int(fx), y0 = Int(fy)
+    let ax = fx - Float(x0), ay = fy - Float(y0)
+    let dx = x0 < w - 1 ? 1 : 0
+    let dy = y0 < h - 1 ? w : 0
+    let i = y0 * w + x0
+    return linearOfCode.withUnsafeBufferPointer { t in
+        let p00 = t[Int(px[i])], p01 = t[Int(px[i + dx])], p10 = t[Int(px[i + dy])], p11 = t[Int(px[i + dy + dx])]
+        let top = p00 + (p01 - p00) * ax
+        let bottom = p10 + (p11 - p10) * ax
+        return top + (bottom - top) * ay
+    }
+}
+
 /// Ascending insertion sort of the first `count` values (small n; allocation-free).
 @inline(__always) func insertionSort(_ a: UnsafeMutablePointer<Double>, _ count: Int) {
     guard count > 1 else { return }
@@ -171,6 +231,8 @@ public struct LimbusFit: Sendable {
 /// thread-safe: one per refiner.
 public final class LimbusScratch {
     private(set) var samples: UnsafeMutablePointer<Float>
+    /// The same samples in linear light (0–255 scale).
+    private(set) var linear: UnsafeMutablePointer<Float>
     private(set) var points: UnsafeMutablePointer<SIMD2<Double>>
     private(set) var inliers: UnsafeMutablePointer<SIMD2<Double>>
     private(set) var sides: UnsafeMutablePointer<Int>
@@ -184,7 +246,7 @@ public final class LimbusScratch {
     var count = 0
 
     public init() {
-        samples = .allocate(capacity: 1); points = .allocate(capacity: 1); inliers = .allocate(capacity: 1)
+        samples = .allocate(capacity: 1); linear = .allocate(capacity: 1); points = .allocate(capacity: 1); inliers = .allocate(capacity: 1)
         sides = .allocate(capacity: 1); steps = .allocate(capacity: 1); keep = .allocate(capacity: 1)
         residuals = .allocate(capacity: 1); sorted = .allocate(capacity: 1)
         prepare(samples: 128, edges: 64)
@@ -193,15 +255,15 @@ public final class LimbusScratch {
     deinit { release() }
 
     private func release() {
-        samples.deallocate(); points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate()
+        samples.deallocate(); linear.deallocate(); points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate()
         keep.deallocate(); residuals.deallocate(); sorted.deallocate()
     }
 
     func prepare(samples sampleCount: Int, edges edgeCount: Int) {
         if sampleCount > sampleCapacity {
-            samples.deallocate()
+            samples.deallocate(); linear.deallocate()
             sampleCapacity = max(sampleCount, 2 * sampleCapacity)
-            samples = .allocate(capacity: sampleCapacity)
+            samples = .allocate(capacity: sampleCapacity); linear = .allocate(capacity: sampleCapacity)
         }
         if edgeCount > edgeCapacity {
             points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate(); keep.deallocate()

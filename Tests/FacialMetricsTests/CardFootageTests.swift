@@ -16,14 +16,19 @@ import Testing
 extension GroundTruthTests {
 @Suite("Card composited into real footage")
 struct CardFootageTests {
-    static let clip = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/data/videos/liveportrait_d18.mjpeg").path
+    static func path(_ name: String) -> String {
+        repoRoot.deletingLastPathComponent().appendingPathComponent("shared/data/videos/\(name).mjpeg").path
+    }
+    static let clip = path("liveportrait_d18")
     static var haveClip: Bool { Fixtures.available && FileManager.default.fileExists(atPath: clip) }
+    static var haveD3: Bool { Fixtures.available && FileManager.default.fileExists(atPath: path("liveportrait_d3")) }
     // Each frame tracks twice and composites in a debug build: 8 frames took ≈ 60 s per test on the
     // shared cores; 6 keep the ≥ 95 % bar meaningful (one miss fails it).
     static let frames = 6
 
-    /// Runs the first `frames` frames of d18 with the card tipped by `tilt` degrees.
-    static func run(tilt: Double) throws -> [CardFootage.Frame] {
+    /// Runs the first `frames` frames of a clip (d18 unless told) with the card tipped by `tilt` degrees,
+    /// the camera's field of view `fov` degrees.
+    static func run(tilt: Double, clip: String = clip, fov: Double = 25) throws -> [CardFootage.Frame] {
         let face = try #require(Fixtures.face)
         let source = try MJPEGStreamSource(path: clip)
         defer { source.close() }
@@ -37,7 +42,7 @@ struct CardFootageTests {
         while out.count < frames, let frame = try source.nextFrame() {
             guard case .jpeg(let bytes) = frame.payload else { continue }
             let rgb = try decoder.decodeRGB(bytes, scale: .full)
-            out.append(footage.process(rgb, camera: CameraIntrinsics(horizontalFOVDegrees: 25, width: rgb.width, height: rgb.height),
+            out.append(footage.process(rgb, camera: CameraIntrinsics(horizontalFOVDegrees: fov, width: rgb.width, height: rgb.height),
                                        timestampSeconds: frame.timestampSeconds))
         }
         return out
@@ -50,6 +55,22 @@ struct CardFootageTests {
         let visible = frames.filter(\.visible)
         let errors = visible.map { $0.cornerError ?? .infinity }
         print("card footage d18: corner errors (px) " + errors.map { String(format: "%.2f", $0) }.joined(separator: " "))
+        try #require(visible.count >= frames.count - 1, "card fully visible on \(visible.count) of \(frames.count) frames")
+        let within = errors.filter { $0 <= 1 }.count
+        #expect(Double(within) >= 0.95 * Double(visible.count), "within 1 px on \(within) of \(visible.count)")
+    }
+
+    /// d3's first frames: a light card between dark hair (above and beside it) and the forehead's
+    /// skin. The card's short sides were outvoted by hair over the whole search window and its bottom
+    /// side by its own top edge's fan of angles: no card was found on any of these frames before the
+    /// short sides were searched between the long ones (issue 24; `eval card`: d3 32.5 → 65.0 %).
+    @Test("a card framed by hair (d3): corners within 1 px", .enabled(if: haveD3, "needs ../shared/data/videos/liveportrait_d3.mjpeg and Models/"))
+    func cardFramedByHair() throws {
+        // d3's field of view as `measure` estimates it (22°).
+        let frames = try Self.run(tilt: 0, clip: Self.path("liveportrait_d3"), fov: 22)
+        let visible = frames.filter(\.visible)
+        let errors = visible.map { $0.cornerError ?? .infinity }
+        print("card footage d3: corner errors (px) " + errors.map { String(format: "%.2f", $0) }.joined(separator: " "))
         try #require(visible.count >= frames.count - 1, "card fully visible on \(visible.count) of \(frames.count) frames")
         let within = errors.filter { $0 <= 1 }.count
         #expect(Double(within) >= 0.95 * Double(visible.count), "within 1 px on \(within) of \(visible.count)")
