@@ -25,13 +25,4 @@ public final class JPEGRoundTrip {
     public func luma(_ jpeg: [UInt8]) -> GrayImage? {
         try? decoder.decodeGray(jpeg)
     }
-
-    /// A picture of any payload in colour (a JPEG decoded at full size).
-    public func colour(_ payload: Frame.Payload) throws -> RGBImage {
-        switch payload {
-        case .jpeg(let bytes): return try decoder.decodeRGB(bytes, scale: .full)
-        case .rgb(let image): return image
-        case .gray(let image): return RGBImage(gray: image)
-        }
-    }
 }

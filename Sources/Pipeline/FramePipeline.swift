@@ -221,7 +221,7 @@ public final class FramePipeline: @unchecked Sendable {
     private func decode(_ frame: Frame, toGray: Bool) throws -> (width: Int, height: Int) {
         switch frame.payload {
         case .jpeg where toGray, _ where configuration.mode == .metrics:
-            try LumaDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
+            try PayloadDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
             return (gray.width, gray.height)
         case .jpeg(let bytes): try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
         case .rgb(let image): canvas = image

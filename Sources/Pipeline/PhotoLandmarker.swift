@@ -20,7 +20,7 @@ public struct PhotoLandmarks: Sendable {
 
 /// The journey of a photograph through `lorgnette landmarks`: decode → luma → every face (detection
 /// mode, fits judged by the tracking-confidence model) → pupils. The decode is the frame pipeline's
-/// luma stage (`LumaDecoding`), and the photo arrives through the same reader as `measure`'s and
+/// luma stage (`PayloadDecoding`), and the photo arrives through the same reader as `measure`'s and
 /// `live`'s, so a photo reads alike in every command.
 public final class PhotoLandmarker {
     let detector: any FaceDetector
@@ -41,7 +41,7 @@ public final class PhotoLandmarker {
     }
 
     public func landmarks(in payload: Frame.Payload) throws -> PhotoLandmarks {
-        try LumaDecoding.luma(of: payload, decoder: decoder, into: &gray)
+        try PayloadDecoding.luma(of: payload, decoder: decoder, into: &gray)
         let faces = cascade.faces(in: gray, detector: detector).map {
             PhotoLandmarks.Face(box: $0.box, landmarks: $0.landmarks, pupils: refiner.pupils(gray, landmarks: $0.landmarks))
         }

@@ -10,6 +10,8 @@ struct SurfaceVarying8 {
     var u: SIMD8<Float>, v: SIMD8<Float>
     /// Diffuse light of the visible side, linear RGB.
     var dr: SIMD8<Float>, dg: SIMD8<Float>, db: SIMD8<Float>
+    /// `PrimitiveView.normalFilter` of each fragment's triangle.
+    var filter: SIMD8<Float>
 }
 
 extension SurfaceVarying8 {
@@ -24,7 +26,7 @@ extension SurfaceVarying8 {
                   nz: lerp(o.normal.z, d1.normal.z, d2.normal.z),
                   u: lerp(o.toward.w, d1.toward.w, d2.toward.w), v: lerp(o.normal.w, d1.normal.w, d2.normal.w),
                   dr: lerp(o.diffuse.x, d1.diffuse.x, d2.diffuse.x), dg: lerp(o.diffuse.y, d1.diffuse.y, d2.diffuse.y),
-                  db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z))
+                  db: lerp(o.diffuse.z, d1.diffuse.z, d2.diffuse.z), filter: lerp(o.diffuse.w, d1.diffuse.w, d2.diffuse.w))
     }
 }
 
@@ -97,6 +99,29 @@ enum Shading8 {
     @inline(__always) static func environmentBlend(_ ry: SIMD8<Float>) -> SIMD8<Float> {
         let t = min(max(0.5 - 1.2 * ry, SIMD8<Float>(repeating: 0)), SIMD8<Float>(repeating: 1))
         return t * t * (3 - 2 * t)
+    }
+
+    /// `Shading.visibleNormal` for eight fragments: normalises and bends (x, y, z) in place and
+    /// returns the confidence of the view-dependent terms; lanes not in `bends` (flat triangles) are
+    /// only normalised.
+    @inline(__always) static func visibleNormal(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>, _ z: inout SIMD8<Float>,
+                                                vx: SIMD8<Float>, vy: SIMD8<Float>, vz: SIMD8<Float>, bends: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
+        let l2 = x * x + y * y + z * z
+        let length = l2.squareRoot()
+        let positive = l2 .> 0
+        let s = SIMD8<Float>(repeating: 1).replacing(with: 1 / length, where: positive)
+        x *= s; y *= s; z *= s
+        let ndv = x * vx + y * vy + z * vz
+        let facing = SIMD8<Float>(repeating: Shading.minimumFacing)
+        let away = (ndv .< facing) .& bends
+        if any(away) {
+            let k = (facing - ndv).replacing(with: 0, where: .!away)
+            x += vx * k; y += vy * k; z += vz * k
+            let m2 = x * x + y * y + z * z
+            let r = SIMD8<Float>(repeating: 1).replacing(with: 1 / m2.squareRoot(), where: (m2 .> 0) .& away)
+            x *= r; y *= r; z *= r
+        }
+        return clamp01((length - 0.3) * 2.5)
     }
 
     /// Unit normal (zero stays zero), as `fastNormalize`.

@@ -52,7 +52,7 @@ struct LensShader: FragmentShader {
 
     @inline(__always)
     func corners(triangle: Int, frontFacing: Bool) -> (SurfaceVarying, SurfaceVarying, SurfaceVarying) {
-        view.corners(triangle, frontFacing: frontFacing, diffuse: scatter > 0)
+        view.corners(triangle, frontFacing: frontFacing, diffuse: scatter > 0, roughness: material.roughness)
     }
 
     @inline(__always)

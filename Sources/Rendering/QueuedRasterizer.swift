@@ -262,7 +262,7 @@ struct QueueWriter {
         return SurfaceVarying8(vx: gather(0, 0), vy: gather(0, 1), vz: gather(0, 2),
                                nx: gather(1, 0), ny: gather(1, 1), nz: gather(1, 2),
                                u: gather(0, 3), v: gather(1, 3),
-                               dr: gather(2, 0), dg: gather(2, 1), db: gather(2, 2))
+                               dr: gather(2, 0), dg: gather(2, 1), db: gather(2, 2), filter: gather(2, 3))
     }
 
     /// Writes lane `lane` of the batch in `encoded` (clamped, scaled to `toSRGB` indices plus 0.5:

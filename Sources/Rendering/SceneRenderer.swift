@@ -324,8 +324,9 @@ public final class SceneRenderer {
                     p.uvs.withUnsafeBufferPointer { uv in
                         mesh.diffuseFront[i].withUnsafeBufferPointer { front in
                             mesh.diffuseBack[i].withUnsafeBufferPointer { back in
+                            mesh.screenPositions[i].withUnsafeBufferPointer { screen in
                                 let view = PrimitiveView(indices: idx, towardCamera: toward, normals: nor, uvs: uv,
-                                                         diffuseFront: front, diffuseBack: back)
+                                                         diffuseFront: front, diffuseBack: back, screen: screen)
                                 if material.isLens {
                                     let shader = LensShader(view: view, material: material, texture: texture, lighting: lighting)
                                     if usesReferenceRasterizer {
@@ -343,6 +344,7 @@ public final class SceneRenderer {
                                                                    scissor: scissor, queue: &queue)
                                     }
                                 }
+                            }
                             }
                         }
                     }

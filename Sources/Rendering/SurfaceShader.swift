@@ -16,6 +16,8 @@ struct SurfaceShader: FragmentShader {
     let baseColor: SIMD3<Float>
     let sharp: Float
     let blurredEnvironment: SIMD3<Float>
+    /// The sharp part of the environment averaged over all directions, for filtered pixels.
+    let averageEnvironment: SIMD3<Float>
     let reflectionWeight: Float
     let blend: Bool
     let maskCutoff: Float
@@ -29,6 +31,7 @@ struct SurfaceShader: FragmentShader {
         baseColor = SIMD3<Float>(material.baseColor.x, material.baseColor.y, material.baseColor.z)
         sharp = 1 - material.roughness
         blurredEnvironment = (lighting.sky + lighting.ground) * (0.5 * material.roughness)
+        averageEnvironment = (lighting.sky + lighting.ground) * (0.5 * (1 - material.roughness))
         reflectionWeight = 0.3 + 0.7 * (1 - material.roughness)
         blend = material.alphaMode == .blend
         if case .mask(let cutoff) = material.alphaMode { maskCutoff = cutoff } else { maskCutoff = -1 }
@@ -39,12 +42,14 @@ struct SurfaceShader: FragmentShader {
 
     @inline(__always)
     func corners(triangle: Int, frontFacing: Bool) -> (SurfaceVarying, SurfaceVarying, SurfaceVarying) {
-        view.corners(triangle, frontFacing: frontFacing, diffuse: true)
+        view.corners(triangle, frontFacing: frontFacing, diffuse: true, roughness: material.roughness)
     }
 
     @inline(__always)
     func fragment(triangle: Int, varying: SurfaceVarying, frontFacing: Bool) -> Fragment? {
-        let v = varying.v, n = varying.n, diffuseLight = varying.diffuseLight
+        let v = varying.v, diffuseLight = varying.diffuseLight
+        let (n, confidence) = Shading.visibleNormal(SIMD3<Float>(varying.normal.x, varying.normal.y, varying.normal.z), v,
+                                                      bends: !varying.isFlat)
         var base = baseColor
         var alpha = material.baseColor.w
         if let texture {
@@ -56,9 +61,12 @@ struct SurfaceShader: FragmentShader {
         let metallic = material.metallic
         let f0 = SIMD3<Float>(repeating: 0.04) * (1 - metallic) + base * metallic
         var color = base * (1 - metallic) * diffuseLight
-        color += f0 * lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess)
+        // Where one pixel spans a wide range of normals (thin rims), the highlight and the mirror
+        // image average out: fade them towards the environment's mean (`PrimitiveView.normalFilter`).
+        let filter = varying.normalFilter, keepSharp = confidence * (1 - filter)
+        color += f0 * lighting.color * (Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * keepSharp)
         let r = Shading.reflect(v, n)
-        let env = lighting.environment(r) * sharp + blurredEnvironment
+        let env = lighting.environment(r) * (sharp * (1 - filter)) + blurredEnvironment + averageEnvironment * filter
         color += env * Shading.schlick(f0, (n * v).sum()) * reflectionWeight
         color += material.emissive
         if blend {
@@ -75,8 +83,10 @@ extension SurfaceShader: BatchShader {
     @inline(__always)
     func shade(_ q: SurfaceVarying8) -> Fragment8 {
         var nx = q.nx, ny = q.ny, nz = q.nz
-        Shading8.normalize(&nx, &ny, &nz)
         let vx = q.vx, vy = q.vy, vz = q.vz
+        // `PrimitiveView.normalFilter`: −1 marks a flat triangle (its normal is not bent).
+        let filter: SIMD8<Float> = q.filter.replacing(with: 0, where: q.filter .< 0)
+        let confidence = Shading8.visibleNormal(&nx, &ny, &nz, vx: vx, vy: vy, vz: vz, bends: q.filter .>= 0)
         var br = SIMD8<Float>(repeating: baseColor.x), bg = SIMD8<Float>(repeating: baseColor.y), bb = SIMD8<Float>(repeating: baseColor.z)
         var alpha = SIMD8<Float>(repeating: material.baseColor.w)
         if let texture {
@@ -89,7 +99,8 @@ extension SurfaceShader: BatchShader {
         let f0Dielectric = 0.04 * dielectric
         let f0r = f0Dielectric + br * metallic, f0g = f0Dielectric + bg * metallic, f0b = f0Dielectric + bb * metallic
         var cr = br * dielectric * q.dr, cg = bg * dielectric * q.dg, cb = bb * dielectric * q.db
-        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: shininess)
+        let keepSharp = 1 - filter
+        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: shininess) * (confidence * keepSharp)
         let lc = lighting.color
         cr += f0r * lc.x * spec; cg += f0g * lc.y * spec; cb += f0b * lc.z * spec
         let ndv = Shading8.dot(nx, ny, nz, vx, vy, vz)
@@ -98,12 +109,14 @@ extension SurfaceShader: BatchShader {
         let blendT = Shading8.environmentBlend(ry)
         let g = lighting.ground, sg = lighting.sky - lighting.ground
         let w = Shading8.schlickWeight(ndv)
-        let er = (g.x + sg.x * blendT) * sharp + blurredEnvironment.x
-        let eg = (g.y + sg.y * blendT) * sharp + blurredEnvironment.y
-        let eb = (g.z + sg.z * blendT) * sharp + blurredEnvironment.z
-        cr += er * (f0r + (1 - f0r) * w) * reflectionWeight
-        cg += eg * (f0g + (1 - f0g) * w) * reflectionWeight
-        cb += eb * (f0b + (1 - f0b) * w) * reflectionWeight
+        let sharpHere = keepSharp * sharp, a = averageEnvironment
+        let er = (g.x + sg.x * blendT) * sharpHere + blurredEnvironment.x + a.x * filter
+        let eg = (g.y + sg.y * blendT) * sharpHere + blurredEnvironment.y + a.y * filter
+        let eb = (g.z + sg.z * blendT) * sharpHere + blurredEnvironment.z + a.z * filter
+        let reflection = reflectionWeight
+        cr += er * (f0r + (1 - f0r) * w) * reflection
+        cg += eg * (f0g + (1 - f0g) * w) * reflection
+        cb += eb * (f0b + (1 - f0b) * w) * reflection
         let e = material.emissive
         cr += e.x; cg += e.y; cb += e.z
         if blend {

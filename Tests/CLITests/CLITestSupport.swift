@@ -24,8 +24,8 @@ enum CLI {
     }
 
     /// Runs `lorgnette arguments...` to completion (killing it after `timeout` seconds).
-    static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> Result {
-        let process = try start(arguments)
+    static func run(_ arguments: [String], timeout: TimeInterval = 120, environment: [String: String] = [:]) throws -> Result {
+        let process = try start(arguments, environment: environment)
         return try finish(process, timeout: timeout)
     }
 
@@ -36,11 +36,13 @@ enum CLI {
         init(process: Process, out: Pipe, err: Pipe) { self.process = process; self.out = out; self.err = err }
     }
 
-    static func start(_ arguments: [String]) throws -> Running {
+    /// `environment` is added to this process's environment (e.g. LORGNETTE_MODELS for a test's own catalogue).
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         guard let executable else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,4 +1,6 @@
 import Foundation
+import Imaging
+import JPEGCodec
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,6 +76,112 @@ struct LiveHTTPTests {
         #expect(result.status == 130)
         #expect(result.stdout.contains("-> no file"), "\(result.stdout)")
     }
+
+    /// Issue 23 item 3: a shop model's own `KHR_materials_variants` are offered by the browser
+    /// preview as `model:VARIANT` entries, drawn in their colours, and switched over HTTP. The model
+    /// is added to a copy of the bundled catalogue (LORGNETTE_MODELS) as a shop would add it.
+    @Test(.enabled(if: CLI.available && FileManager.default.fileExists(atPath: LiveHTTPTests.models + "/frames/catalogue.json"),
+                   "lorgnette executable or Models/ missing"))
+    func aModelsOwnVariantsAreSwitchedInThePreview() throws {
+        let dir = try CLIMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = try Self.modelsCopy(in: dir)
+        try Data(Self.variantModel.utf8).write(to: URL(fileURLWithPath: dir + "/shop.gltf"))
+        let environment = ["LORGNETTE_MODELS": models]
+        let added = try CLI.run(["catalogue", "--add", dir + "/shop.gltf", "--id", "shop", "--name", "Shop", "--frame-width", "140"],
+                                environment: environment)
+        #expect(added.status == 0, "\(added.stderr)")
+
+        let running = try CLI.start(["live", "--http", "127.0.0.1:0", "--input", "demo:320x240"], environment: environment)
+        defer { if running.process.isRunning { running.process.terminate(); running.process.waitUntilExit() } }
+        let port = try #require(LiveHTTP.waitForPort(running, timeout: 60), "no preview URL on stderr")
+        #expect(LiveHTTP.waitForStatus(port, timeout: 60) { ($0["frameIndex"] as? Int ?? -1) >= 1 } != nil, "no frame processed")
+
+        // /frames offers the model's variants.
+        let frames = try #require(try LiveHTTP.request(port, "GET", "/frames").json?["frames"] as? [[String: Any]])
+        let shop = try #require(frames.first { $0["id"] as? String == "shop" }, "the added model is not offered")
+        let variants = (shop["variants"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(variants == ["Red", "Blue"])
+
+        // Each variant is drawn in its own colour: the thumbnail's pixels off the grey backdrop.
+        func colour(_ spec: String) throws -> SIMD3<Double> {
+            let reply = try LiveHTTP.request(port, "GET", "/thumbnail?frame=\(spec)")
+            #expect(reply.status == 200, "\(spec): \(reply.text.prefix(200))")
+            let image = try TurboJPEGDecoder().decodeRGB(reply.body)
+            var sum = SIMD3<Double>.zero, n = 0.0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let p = image[x, y]
+                    let c = SIMD3<Double>(Double(p.r), Double(p.g), Double(p.b))
+                    guard c.max() - c.min() > 40 else { continue }  // the backdrop is grey
+                    sum += c; n += 1
+                }
+            }
+            #expect(n > 100, "\(spec): no coloured pixels in the thumbnail")
+            return sum / max(n, 1)
+        }
+        let red = try colour("shop:Red"), blue = try colour("shop:Blue")
+        #expect(red.x > red.z + 40, "shop:Red drawn as \(red)")
+        #expect(blue.z > blue.x + 40, "shop:Blue drawn as \(blue)")
+
+        // Switching: the engine draws each variant in turn; an unknown variant is refused.
+        for spec in ["shop:Red", "shop:Blue"] {
+            let reply = try LiveHTTP.request(port, "POST", "/frame", json: "{\"frame\": \"\(spec)\"}")
+            #expect(reply.status == 200, "\(spec): \(reply.text)")
+            #expect(LiveHTTP.waitForStatus(port, timeout: 30) { $0["glasses"] as? String == spec } != nil, "the engine never drew \(spec)")
+        }
+        #expect(try LiveHTTP.request(port, "POST", "/frame", json: #"{"frame": "shop:Green"}"#).status == 422)
+        running.process.interrupt()
+        _ = try CLI.finish(running, timeout: 60)
+    }
+
+    static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Models").path
+
+    /// A Models folder in `dir` whose files link to the repository's, with a catalogue of its own.
+    static func modelsCopy(in dir: String) throws -> String {
+        let fm = FileManager.default
+        let copy = dir + "/Models"
+        try fm.createDirectory(atPath: copy + "/frames", withIntermediateDirectories: true)
+        for item in try fm.contentsOfDirectory(atPath: models) where item != "frames" {
+            try fm.createSymbolicLink(atPath: copy + "/" + item, withDestinationPath: models + "/" + item)
+        }
+        for item in try fm.contentsOfDirectory(atPath: models + "/frames") where item != "catalogue.json" {
+            try fm.createSymbolicLink(atPath: copy + "/frames/" + item, withDestinationPath: models + "/frames/" + item)
+        }
+        try fm.copyItem(atPath: models + "/frames/catalogue.json", toPath: copy + "/frames/catalogue.json")
+        return copy
+    }
+
+    /// A glasses-sized front (two 50 mm rims and a bridge, metres), grey by default, red in variant
+    /// "Red" and blue in "Blue".
+    static let variantModel: String = {
+        var positions: [Float] = []
+        var indices: [UInt16] = []
+        for (x0, x1, y0, y1) in [(-0.07, -0.02, -0.02, 0.02), (0.02, 0.07, -0.02, 0.02), (-0.02, 0.02, 0.01, 0.015)] as [(Float, Float, Float, Float)] {
+            let base = UInt16(positions.count / 3)
+            positions += [x0, y0, 0, x1, y0, 0, x1, y1, 0, x0, y1, 0]
+            indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+        }
+        let positionBytes = positions.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
+        let indexBytes = indices.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+        let bytes = positionBytes + indexBytes
+        return """
+        {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_materials_variants"],
+         "extensions": {"KHR_materials_variants": {"variants": [{"name": "Red"}, {"name": "Blue"}]}},
+         "buffers": [{"uri": "data:application/octet-stream;base64,\(Data(bytes).base64EncodedString())", "byteLength": \(bytes.count)}],
+         "bufferViews": [{"buffer": 0, "byteLength": \(positionBytes.count)}, {"buffer": 0, "byteOffset": \(positionBytes.count), "byteLength": \(indexBytes.count)}],
+         "accessors": [{"bufferView": 0, "componentType": 5126, "count": \(positions.count / 3), "type": "VEC3",
+                        "min": [-0.07, -0.02, 0], "max": [0.07, 0.02, 0]},
+                       {"bufferView": 1, "componentType": 5123, "count": \(indices.count), "type": "SCALAR"}],
+         "materials": [{"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1], "metallicFactor": 0}, "doubleSided": true},
+                       {"pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1], "metallicFactor": 0}, "doubleSided": true},
+                       {"pbrMetallicRoughness": {"baseColorFactor": [0, 0, 1, 1], "metallicFactor": 0}, "doubleSided": true}],
+         "meshes": [{"name": "front", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "material": 0,
+           "extensions": {"KHR_materials_variants": {"mappings": [{"material": 1, "variants": [0]}, {"material": 2, "variants": [1]}]}}}]}],
+         "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}
+        """
+    }()
 
     @Test(.enabled(if: CLI.available, "lorgnette executable not built"))
     func aBadAddressIsAOneLineError() throws {

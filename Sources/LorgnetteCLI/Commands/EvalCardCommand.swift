@@ -10,6 +10,7 @@ import JPEGCodec
 import Landmarks
 import Media
 import MetricsEvaluation
+import Pipeline
 import PoseEstimation
 
 /// `lorgnette eval card`: an ID-1 card composited into a real video where the tracked face holds it,
@@ -73,13 +74,13 @@ struct EvalCardCommand: ParsableCommand {
         let (source, _) = try MediaFactory.openSource(input)
         defer { source.close() }
         let sink = try output.map { try MJPEGFileSink(path: $0) }
-        let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder(), quality = self.quality
+        let decoder = TurboJPEGDecoder(), roundTrip = JPEGRoundTrip(encoder: TurboJPEGEncoder(), decoder: decoder), quality = self.quality
         var configuration = FaceTrackerConfiguration()
         configuration.confidenceModel = confidence
         let footage = CardFootage(composite: CardComposite(placement: placement, tiltDegrees: tilt), faceDetector: detector, landmarkModel: cascade,
                                   face: face, configuration: configuration, seed: seed,
-                                  encode: { (try? encoder.encode($0, quality: quality)) ?? [] },
-                                  decode: { try? decoder.decodeGray($0) })
+                                  encode: { roundTrip.compress($0, quality: quality) },
+                                  decode: { roundTrip.luma($0) })
         footage.shutter = shutter
         footage.noiseSD = noise
         var rows = ["frame\tvisible\tdetected\tcorner_error_px\tfailure\tyaw\tpitch"]
@@ -89,12 +90,7 @@ struct EvalCardCommand: ParsableCommand {
         var gateVisible = 0, gateWithin1 = 0, gateTilted = 0
         var errors: [Double] = []
         while let frame = try source.nextFrame() {
-            let rgb: RGBImage
-            switch frame.payload {
-            case .jpeg(let bytes): rgb = try decoder.decodeRGB(bytes, scale: .full)
-            case .rgb(let image): rgb = image
-            case .gray(let g): rgb = RGBImage(width: g.width, height: g.height, pixels: g.pixels.flatMap { [$0, $0, $0] })
-            }
+            let rgb = try PayloadDecoding.colour(of: frame.payload, decoder: decoder)
             let camera = fovDegrees.map { CameraIntrinsics(horizontalFOVDegrees: $0, width: rgb.width, height: rgb.height) }
                 ?? .defaultWebcam(width: rgb.width, height: rgb.height)
             let r = footage.process(rgb, camera: camera, timestampSeconds: frame.timestampSeconds)

@@ -11,6 +11,7 @@ import Landmarks
 import Media
 import MetricsEvaluation
 import PNGCodec
+import Pipeline
 
 /// `lorgnette eval coverage`: do the measurement's ≈ 95 % bands keep their promise (issue 24 item 2)?
 struct EvalCoverageCommand: ParsableCommand {
@@ -54,8 +55,8 @@ struct EvalCoverageCommand: ParsableCommand {
         let face = try MeanFace(contentsOf: ModelsDirectory.file("mean-face.json").path)
         let detector = HOGFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: ModelsDirectory.file("face-detector.fdet").path))
         let cascade = try LandmarkCascade(contentsOf: ModelsDirectory.file("landmarks.lmrk").path)
-        let roundTrip = JPEGRoundTrip(encoder: TurboJPEGEncoder(), decoder: TurboJPEGDecoder())
-        let photo = try roundTrip.colour(InputOpener.readPhoto(try ModelsDirectory.file("demo/astronaut.jpg").path))
+        let decoder = TurboJPEGDecoder(), roundTrip = JPEGRoundTrip(encoder: TurboJPEGEncoder(), decoder: decoder)
+        let photo = try PayloadDecoding.colour(of: InputOpener.readPhoto(try ModelsDirectory.file("demo/astronaut.jpg").path), decoder: decoder)
         let gray = GrayImage(luma: photo)
         guard let box = detector.detect(in: gray).max(by: { $0.width < $1.width }) else { throw CLIError("no face in the demo portrait") }
         let head = SyntheticHead(face: face, photo: photo, photoLandmarks: cascade.landmarks(in: gray, box: box))

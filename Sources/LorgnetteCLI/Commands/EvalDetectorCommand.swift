@@ -120,7 +120,7 @@ struct EvalDetectorCommand: ParsableCommand {
         var frames: [GrayImage] = []
         while frames.count < maxFrames, let frame = try source.nextFrame() {
             var gray = GrayImage(width: 1, height: 1)
-            try LumaDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
+            try PayloadDecoding.luma(of: frame.payload, decoder: decoder, into: &gray)
             frames.append(gray)
         }
         return frames

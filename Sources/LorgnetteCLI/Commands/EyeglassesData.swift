@@ -2,6 +2,7 @@ import EyeglassesTraining
 import FaceData
 import Foundation
 import Imaging
+import Inputs
 import JPEGCodec
 import Pipeline
 
@@ -10,9 +11,7 @@ import Pipeline
 enum EyeglassesData {
     /// The photo decoded in colour (the renderer draws in colour; the classifier reads its luma) and its 68 points.
     static func load(_ entry: FaceDataset.Entry) throws -> (RGBImage, [SIMD2<Float>]) {
-        guard let bytes = FileManager.default.contents(atPath: entry.imagePath) else { throw CLIError("cannot read \(entry.imagePath)") }
-        var rgb = RGBImage(width: 1, height: 1)
-        try TurboJPEGDecoder().decodeRGB([UInt8](bytes), scale: .full, into: &rgb)
+        let rgb = try PayloadDecoding.colour(of: InputOpener.readPhoto(entry.imagePath), decoder: TurboJPEGDecoder())
         guard let text = try? String(contentsOfFile: entry.pointsPath, encoding: .utf8) else { throw CLIError("cannot read \(entry.pointsPath)") }
         return (rgb, try PTSFile.parse(text))
     }
