@@ -28,7 +28,7 @@ public final class PreviewServer: Sendable {
     private let running = Mutex<Running?>(nil)
     private let specs: Set<String>
     private let boundPort = BoundPort()
-    private let executor = ServingExecutor()
+    private let executor = ServingExecutor.shared
 
     public init(configuration: PreviewConfiguration, control: any PreviewControl) {
         self.configuration = configuration

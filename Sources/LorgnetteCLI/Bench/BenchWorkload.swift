@@ -3,6 +3,7 @@ import Inputs
 import Imaging
 import JPEGCodec
 import Media
+import Pipeline
 
 /// The frames one bench run feeds the pipeline: an input brought to the bench size and encoded as a
 /// webcam sends MJPEG (baseline JPEG, quality 85, 4:2:0), held in memory so that reading files and
@@ -44,13 +45,8 @@ struct BenchWorkload {
         let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder()
         var jpegs: [[UInt8]] = []
         while jpegs.count < count, let frame = try source.nextFrame() {
-            let rgb: RGBImage
-            switch frame.payload {
-            case .jpeg(let bytes):
-                do { rgb = try decoder.decodeRGB(bytes) } catch { continue }  // a damaged frame is not a workload
-            case .rgb(let image): rgb = image
-            case .gray(let image): rgb = RGBImage(gray: image)
-            }
+            // A damaged frame is not a workload.
+            guard let rgb = try? PayloadDecoding.colour(of: frame.payload, decoder: decoder) else { continue }
             jpegs.append(try encoder.encode(cover(rgb, width: width, height: height), quality: quality))
         }
         guard !jpegs.isEmpty else { throw CLIError("\(spec): no decodable frame to benchmark") }
