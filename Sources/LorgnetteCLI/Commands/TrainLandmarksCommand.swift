@@ -99,6 +99,9 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
     var crossFitStages: Int?
 
+    @Option(name: .customLong("between-weights"), help: "Between-face weights (0 < γ < 1, comma-separated) tried beside ordinary ridge in each global stage: the face means' part of the fit weighted by γ (random-effects GLS), chosen with the ridge on the ridge fold.")
+    var betweenWeights: String?
+
     @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
     var yawPrior = false
 
@@ -204,6 +207,13 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.yawPrior = yawPrior
         options.crossFit = crossFit
         if let crossFitStages { options.crossFitStages = max(0, crossFitStages) }
+        if let betweenWeights {
+            let values = betweenWeights.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == betweenWeights.split(separator: ",").count, values.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+                throw ValidationError("--between-weights must be numbers in (0, 1] separated by commas")
+            }
+            options.betweenWeights = values
+        }
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
         let bar = ProgressBar()
@@ -218,6 +228,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         cascade.metadata["training.perturbations"] = String(perturbations)
         cascade.metadata["training.boxes"] = boxSource
         cascade.metadata["training.ridge"] = reports.map { String(format: "%.4g", $0.ridge) }.joined(separator: ",")
+        if !options.betweenWeights.isEmpty { cascade.metadata["training.between_weights"] = reports.map { String(format: "%.3g", $0.betweenWeight) }.joined(separator: ",") }
         cascade.metadata["training.ranks"] = reports.map { String($0.rank) }.joined(separator: ",")
         if holdOut { cascade.metadata["training.held_out"] = "fold \(ridgeFold) of 5 (by name hash) never fitted: a cross-validation model, not for shipping" }
         cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
