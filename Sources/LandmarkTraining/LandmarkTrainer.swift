@@ -195,7 +195,13 @@ public final class LandmarkTrainer {
                 }
                 stage = CascadeStage(domains: YawDomains(bounds: bounds, maps: maps))
             } else {
-                let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, faceOfRow: sampleFace, options: o)
+                var so = o   // a stage with fixed parameters fits exactly those (no choice on the ridge fold)
+                if let fixed = o.stageParameters, k < fixed.count {
+                    so.ridgeCandidates = [fixed[k].ridge]
+                    so.betweenWeights = [fixed[k].betweenWeight]
+                    so.forceBetweenWeight = true
+                }
+                let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, faceOfRow: sampleFace, options: so)
                 stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores; betweenWeight = fit.betweenWeight
                 if !fit.betweenScores.isEmpty {
                     let plain = fit.scores.min(by: { $0.error < $1.error })
@@ -402,7 +408,7 @@ public final class LandmarkTrainer {
         // Between-face down-weighting (random-effects GLS): tried at the chosen ridge and its two
         // neighbours on the candidate list, kept only if it beats ordinary ridge on the judging rows.
         let weights = o.betweenWeights.filter { $0 > 0 && $0 < 1 }
-        var best = (weight: Float(1), ridge: ridge, error: scores.min(by: { $0.error < $1.error })?.error ?? .infinity)
+        var best = (weight: Float(1), ridge: ridge, error: o.forceBetweenWeight && !weights.isEmpty ? .infinity : scores.min(by: { $0.error < $1.error })?.error ?? .infinity)
         var bestW: Matrix? = nil
         var betweenA: (gram: Matrix, cross: Matrix)? = nil
         var betweenScores: [(weight: Float, ridge: Float, error: Float)] = []

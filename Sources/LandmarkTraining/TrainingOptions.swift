@@ -37,6 +37,13 @@ public struct LandmarkTrainingOptions: Sendable {
     /// trusts what perturbations of the same face teach (how descriptors move when the shape is off)
     /// over what distinguishes the faces (few, and memorisable). Empty or [1] = ordinary ridge.
     public var betweenWeights: [Float] = []
+    /// Take the between-face weight offered even when ordinary ridge scores better on the ridge fold.
+    public var forceBetweenWeight = false
+    /// Fixed ridge strength and between-face weight per stage (the first stages; later ones still
+    /// choose): for the shipped model, whose ridge fold is not held out after the first stage (its
+    /// samples are moved by maps fitted on them), so choices made there favour too little shrinkage.
+    /// Take them from the held-out folds' choices instead.
+    public var stageParameters: [(ridge: Float, betweenWeight: Float)]? = nil
     /// Fraction of training faces in the ridge-selection fold.
     public var ridgeFoldPercent = 20
     /// Which slice of `ridgeFoldPercent` is the ridge-selection fold (0 = the first; with 20 %,

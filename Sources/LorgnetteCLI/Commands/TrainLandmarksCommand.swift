@@ -102,6 +102,12 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("between-weights"), help: "Between-face weights (0 < γ < 1, comma-separated) tried beside ordinary ridge in each global stage: the face means' part of the fit weighted by γ (random-effects GLS), chosen with the ridge on the ridge fold.")
     var betweenWeights: String?
 
+    @Option(name: .customLong("stage-ridges"), help: "Fixed ridge strength per stage (comma-separated, x the mean Gram diagonal), e.g. as chosen on held-out folds; needs --stage-between-weights.")
+    var stageRidges: String?
+
+    @Option(name: .customLong("stage-between-weights"), help: "Fixed between-face weight per stage (comma-separated, 0 < γ ≤ 1), with --stage-ridges.")
+    var stageBetweenWeights: String?
+
     @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
     var yawPrior = false
 
@@ -213,6 +219,16 @@ struct TrainLandmarksCommand: ParsableCommand {
                 throw ValidationError("--between-weights must be numbers in (0, 1] separated by commas")
             }
             options.betweenWeights = values
+        }
+        if stageRidges != nil || stageBetweenWeights != nil {
+            func parse(_ v: String?) -> [Float] { (v ?? "").split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) } }
+            let r = parse(stageRidges), g = parse(stageBetweenWeights)
+            guard !r.isEmpty, r.count == g.count, r.count == (stageRidges ?? "").split(separator: ",").count,
+                  g.count == (stageBetweenWeights ?? "").split(separator: ",").count,
+                  r.allSatisfy({ $0 > 0 }), g.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+                throw ValidationError("--stage-ridges (positive) and --stage-between-weights (0 < γ ≤ 1) need the same number of values")
+            }
+            options.stageParameters = zip(r, g).map { (ridge: $0, betweenWeight: $1) }
         }
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
