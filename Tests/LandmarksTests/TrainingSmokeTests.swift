@@ -129,4 +129,23 @@ import Testing
         let f = faces[0]
         #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
     }
+
+    /// Fixed per-stage parameters are used as given, whatever the ridge fold would have chosen.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func fixedStageParametersAreUsedAsGiven() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeFoldPercent = 25
+        options.stageParameters = [(ridge: 0.05, betweenWeight: 0.3), (ridge: 0.2, betweenWeight: 1)]
+        let (_, reports) = try LandmarkTrainer(options: options).train(faces: faces)
+        #expect(reports[0].ridge == 0.05 && reports[0].betweenWeight == 0.3)
+        #expect(reports[1].ridge == 0.2 && reports[1].betweenWeight == 1)
+        for r in reports { #expect(r.nmeAfter < r.nmeBefore, "stage \(r.stage) did not reduce the training error") }
+    }
 }
