@@ -26,6 +26,9 @@ public struct StageReport: Sendable {
     /// The same over the ridge-selection fold's samples alone (unseen faces with `holdOut`).
     public let foldNMEBefore: Float
     public let foldNMEAfter: Float
+    /// Chosen weight of the between-face part of the least-squares fit (1 = ordinary ridge; see
+    /// `LandmarkTrainingOptions.betweenWeights`).
+    public let betweenWeight: Float
 }
 
 /// Trains a `LandmarkCascade` by supervised descent (Xiong & De la Torre 2013).
@@ -161,6 +164,7 @@ public final class LandmarkTrainer {
             var stage: CascadeStage
             var ridges: [Float] = [], ranks: [Int] = [], scores: [(ridge: Float, error: Float)] = []
             var route = [Int](repeating: 0, count: count)   // which map moves each sample (the run-time rule)
+            var betweenWeight: Float = 1
             var crossMoves: [(rows: [Int], increments: Matrix)] = []
             if o.yawDomains > 1 && k >= o.yawFromStage {
                 let yaw = shapes.map { cascade.yawIndex(of: $0, transform: cascade.referenceTransform(for: $0)) }
@@ -191,8 +195,19 @@ public final class LandmarkTrainer {
                 }
                 stage = CascadeStage(domains: YawDomains(bounds: bounds, maps: maps))
             } else {
-                let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, options: o)
-                stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores
+                var so = o   // a stage with fixed parameters fits exactly those (no choice on the ridge fold)
+                if let fixed = o.stageParameters, k < fixed.count {
+                    so.ridgeCandidates = [fixed[k].ridge]
+                    so.betweenWeights = [fixed[k].betweenWeight]
+                    so.forceBetweenWeight = true
+                }
+                let fit = try Self.fitMap(x: x, y: y, fitRows: rowsA, judgeRows: rowsB, stride: stride, faceOfRow: sampleFace, options: so)
+                stage = fit.stage; ridges = [fit.ridge]; ranks = [fit.stage.rank]; scores = fit.scores; betweenWeight = fit.betweenWeight
+                if !fit.betweenScores.isEmpty {
+                    let plain = fit.scores.min(by: { $0.error < $1.error })
+                    log(String(format: "  ridge fold RMS: ordinary %.4f (ridge %.4g); ", plain?.error ?? .nan, plain?.ridge ?? .nan)
+                        + fit.betweenScores.map { String(format: "γ %.3g ridge %.4g %.4f", $0.weight, $0.ridge, $0.error) }.joined(separator: ", "))
+                }
                 if o.crossFit > 1 && k < min(stageCount - 1, o.crossFitStages) {
                     // Stacking-style cross-fitting: each group of training faces moves by a map fitted
                     // without it, so the next stage learns from the residuals unseen faces will have.
@@ -239,10 +254,10 @@ public final class LandmarkTrainer {
             let foldBefore = foldNMEBefore
             let after = Self.meanNME(shapes, faces: faces, sampleFace: sampleFace)
             let rep = StageReport(stage: k, stride: stride, ridge: ridge, ridgeScores: scores, rank: rank, nmeBefore: before, nmeAfter: after,
-                                  foldNMEBefore: foldBefore, foldNMEAfter: foldAfter)
+                                  foldNMEBefore: foldBefore, foldNMEAfter: foldAfter, betweenWeight: betweenWeight)
             reports.append(rep)
-            log(String(format: "stage %d stride %.2f: ridge %@, rank %@, train NME %.4f -> %.4f, ridge fold %.4f -> %.4f%@", k + 1, stride,
-                       ridges.map { String(format: "%.4g", $0) }.joined(separator: "/"), ranks.map(String.init).joined(separator: "/"),
+            log(String(format: "stage %d stride %.2f: ridge %@, between-face weight %.3g, rank %@, train NME %.4f -> %.4f, ridge fold %.4f -> %.4f%@", k + 1, stride,
+                       ridges.map { String(format: "%.4g", $0) }.joined(separator: "/"), betweenWeight, ranks.map(String.init).joined(separator: "/"),
                        before, after, foldBefore, foldAfter, o.holdOut ? " (held out)" : ""))
             progress(TrainingProgress(fraction: Double(k + 1) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount) done"))
         }
@@ -343,8 +358,14 @@ public final class LandmarkTrainer {
     /// With a `prior` (a full-rank map, `features x outputs`) the ridge pulls the map towards it
     /// rather than towards zero, `‖X W − Y‖² + λ ‖W − prior‖²`: a yaw domain's map then departs from
     /// the global map only as far as its own samples support.
-    static func fitMap(x: Matrix, y: Matrix, fitRows: [Int], judgeRows: [Int], stride: Float, prior: Matrix? = nil, ridgeCandidates: [Float]? = nil,
-                       options o: LandmarkTrainingOptions) throws -> (stage: CascadeStage, ridge: Float, scores: [(ridge: Float, error: Float)], full: Matrix) {
+    ///
+    /// With `faceOfRow` (the face of each row of `x`; a face's rows are consecutive) and between-face
+    /// weights other than 1 in the options, the fit is also tried with each face's mean row (the
+    /// between-face part of the Gram matrix and cross product) down-weighted: see
+    /// `LandmarkTrainingOptions.betweenWeights`. The weight and ridge are chosen together on `judgeRows`.
+    static func fitMap(x: Matrix, y: Matrix, fitRows: [Int], judgeRows: [Int], stride: Float, faceOfRow: [Int]? = nil, prior: Matrix? = nil, ridgeCandidates: [Float]? = nil,
+                       options o: LandmarkTrainingOptions) throws -> (stage: CascadeStage, ridge: Float, scores: [(ridge: Float, error: Float)], full: Matrix, betweenWeight: Float,
+                                                                                       betweenScores: [(weight: Float, ridge: Float, error: Float)]) {
         let candidates = ridgeCandidates ?? o.ridgeCandidates
         let featureCount = x.cols, outputs = y.cols
         let xA = gather(x, rows: fitRows), yA = gather(y, rows: fitRows)
@@ -384,16 +405,54 @@ public final class LandmarkTrainer {
         }
         let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? candidates[candidates.count / 2]
 
+        // Between-face down-weighting (random-effects GLS): tried at the chosen ridge and its two
+        // neighbours on the candidate list, kept only if it beats ordinary ridge on the judging rows.
+        let weights = o.betweenWeights.filter { $0 > 0 && $0 < 1 }
+        var best = (weight: Float(1), ridge: ridge, error: o.forceBetweenWeight && !weights.isEmpty ? .infinity : scores.min(by: { $0.error < $1.error })?.error ?? .infinity)
+        var bestW: Matrix? = nil
+        var betweenA: (gram: Matrix, cross: Matrix)? = nil
+        var betweenScores: [(weight: Float, ridge: Float, error: Float)] = []
+        if let faceOfRow, !weights.isEmpty, xB.rows > 0, prior == nil, let at = candidates.firstIndex(of: ridge) {
+            let between = Self.betweenFace(x: xA, y: yA, faces: fitRows.map { faceOfRow[$0] })
+            betweenA = between
+            let tried = candidates[max(0, at - 1)...min(candidates.count - 1, at + 1)]
+            for g in weights {
+                let gram = Self.subtracting(gramA, between.gram, times: 1 - g), cross = Self.subtracting(crossA, between.cross, times: 1 - g)
+                for r in tried {
+                    let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: r * meanDiagonal(gramA), unpenalized: bias)
+                    let pred = BLAS.multiply(xB, w)
+                    var e: Double = 0
+                    for i in 0..<pred.values.count {
+                        let d = Double(pred.values[i] - yB.values[i]); e += d * d
+                    }
+                    let err = Float((e / Double(xB.rows)).squareRoot())
+                    betweenScores.append((g, r, err))
+                    if err < best.error { best = (g, r, err); bestW = w }
+                }
+            }
+        }
+        let chosenRidge = best.ridge
+
         // Final fit: all training rows, or fold A alone when the fold is held out.
         let w: Matrix
-        if o.holdOut, let kept = solved[ridge] {
+        if o.holdOut, best.weight < 1, let kept = bestW {
+            w = kept
+        } else if o.holdOut, best.weight == 1, let kept = solved[ridge] {
             w = kept
         } else {
             var gram = gramA
             BLAS.accumulateGram(&gram, xB)
             var cross = crossA
             BLAS.accumulateCross(&cross, xB, yB)
-            let lambda = ridge * meanDiagonal(gram)
+            if best.weight < 1, let faceOfRow, let betweenA {
+                let betweenB = Self.betweenFace(x: xB, y: yB, faces: judgeRows.map { faceOfRow[$0] })
+                gram = Self.subtracting(Self.subtracting(gram, betweenA.gram, times: 1 - best.weight), betweenB.gram, times: 1 - best.weight)
+                cross = Self.subtracting(Self.subtracting(cross, betweenA.cross, times: 1 - best.weight), betweenB.cross, times: 1 - best.weight)
+            }
+            // The ridge stays in units of the ordinary Gram matrix's mean diagonal, as when it was chosen.
+            var plain = gramA
+            BLAS.accumulateGram(&plain, xB)
+            let lambda = chosenRidge * meanDiagonal(plain)
             w = try RidgeRegression.solve(gram: gram, cross: pulled(cross, lambda), lambda: lambda, unpenalized: bias)
         }
 
@@ -413,7 +472,37 @@ public final class LandmarkTrainer {
         var v = Matrix(rows: outputs, cols: rank)
         for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
         let wr = BLAS.multiply(w, v)
-        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), ridge, scores, w)
+        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), chosenRidge, scores, w, best.weight, betweenScores)
+    }
+
+    /// The between-face part of `XᵀX` and `XᵀY`: `Σ_f n_f x̄_f x̄_fᵀ` and `Σ_f n_f x̄_f ȳ_fᵀ` over each
+    /// face's rows (consecutive rows with the same `faces` entry); upper triangle of the Gram only.
+    public static func betweenFace(x: Matrix, y: Matrix, faces: [Int]) -> (gram: Matrix, cross: Matrix) {
+        var starts: [Int] = []
+        for r in 0..<faces.count where r == 0 || faces[r] != faces[r - 1] { starts.append(r) }
+        var mx = Matrix(rows: starts.count, cols: x.cols), my = Matrix(rows: starts.count, cols: y.cols)
+        for (g, lo) in starts.enumerated() {
+            let hi = g + 1 < starts.count ? starts[g + 1] : faces.count
+            let scale = 1 / Float(hi - lo).squareRoot()   // √n · mean = sum / √n
+            for r in lo..<hi {
+                for c in 0..<x.cols { mx.values[g * x.cols + c] += x.values[r * x.cols + c] }
+                for c in 0..<y.cols { my.values[g * y.cols + c] += y.values[r * y.cols + c] }
+            }
+            for c in 0..<x.cols { mx.values[g * x.cols + c] *= scale }
+            for c in 0..<y.cols { my.values[g * y.cols + c] *= scale }
+        }
+        var gram = Matrix(rows: x.cols, cols: x.cols)
+        BLAS.accumulateGram(&gram, mx)
+        var cross = Matrix(rows: x.cols, cols: y.cols)
+        BLAS.accumulateCross(&cross, mx, my)
+        return (gram, cross)
+    }
+
+    /// `a − t · b`, elementwise.
+    static func subtracting(_ a: Matrix, _ b: Matrix, times t: Float) -> Matrix {
+        var c = a
+        for i in c.values.indices { c.values[i] -= t * b.values[i] }
+        return c
     }
 }
 

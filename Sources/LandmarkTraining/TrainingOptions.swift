@@ -29,6 +29,21 @@ public struct LandmarkTrainingOptions: Sendable {
     /// Ridge strengths tried, as multiples of the Gram matrix's mean diagonal; chosen per stage on a
     /// held-out fold of the *training* faces.
     public var ridgeCandidates: [Float] = [0.01, 0.03, 0.1, 0.3, 1, 3, 10]
+    /// Weights of the between-face part of each stage's least-squares fit tried beside 1 (ordinary
+    /// ridge), chosen with the ridge on the held-out fold (global stages only). A face's perturbed
+    /// samples share its annotation's idiosyncrasies and its appearance, so ordinary least squares
+    /// counts each face's unexplained residual once per perturbation; weighting the face means by
+    /// γ < 1 (the within-face deviations keep weight 1) is the random-effects GLS estimator, which
+    /// trusts what perturbations of the same face teach (how descriptors move when the shape is off)
+    /// over what distinguishes the faces (few, and memorisable). Empty or [1] = ordinary ridge.
+    public var betweenWeights: [Float] = []
+    /// Take the between-face weight offered even when ordinary ridge scores better on the ridge fold.
+    public var forceBetweenWeight = false
+    /// Fixed ridge strength and between-face weight per stage (the first stages; later ones still
+    /// choose): for the shipped model, whose ridge fold is not held out after the first stage (its
+    /// samples are moved by maps fitted on them), so choices made there favour too little shrinkage.
+    /// Take them from the held-out folds' choices instead.
+    public var stageParameters: [(ridge: Float, betweenWeight: Float)]? = nil
     /// Fraction of training faces in the ridge-selection fold.
     public var ridgeFoldPercent = 20
     /// Which slice of `ridgeFoldPercent` is the ridge-selection fold (0 = the first; with 20 %,

@@ -4,6 +4,7 @@ import Inputs
 import JPEGCodec
 import LandmarkTraining
 import Landmarks
+import LinearAlgebra
 import Testing
 
 @Suite struct TrainingSmokeTests {
@@ -87,5 +88,64 @@ import Testing
         #expect(crossed.stages[0].weights == plain.stages[0].weights)
         #expect(crossedReports[0].nmeAfter > plainReports[0].nmeAfter)
         #expect(crossedReports[1].nmeAfter < crossedReports[1].nmeBefore)
+    }
+
+    /// The between-face statistics are Σ_f n_f x̄_f x̄_fᵀ and Σ_f n_f x̄_f ȳ_fᵀ over runs of rows of the
+    /// same face, so `XᵀX − (1 − γ) B` keeps the within-face part whole and weights the face means by γ.
+    @Test func betweenFaceStatisticsAreTheWeightedFaceMeans() {
+        let x = Matrix(rows: 5, cols: 2, values: [1, 2, 3, 4, 5, 6, 0, 1, 2, 1])
+        let y = Matrix(rows: 5, cols: 1, values: [1, 3, 2, 4, 0])
+        let faces = [7, 7, 3, 3, 3]
+        let (gram, cross) = LandmarkTrainer.betweenFace(x: x, y: y, faces: faces)
+        // Face 7: mean (2, 3), y 2, n 2; face 3: mean (7/3, 8/3), y 2, n 3.
+        let m: [(SIMD2<Double>, Double, Double)] = [(SIMD2(2, 3), 2, 2), (SIMD2(7.0 / 3, 8.0 / 3), 2, 3)]
+        func b(_ i: Int, _ j: Int) -> Double { m.reduce(0) { $0 + $1.2 * $1.0[i] * $1.0[j] } }
+        #expect(abs(Double(gram[0, 0]) - b(0, 0)) < 1e-4 && abs(Double(gram[0, 1]) - b(0, 1)) < 1e-4 && abs(Double(gram[1, 1]) - b(1, 1)) < 1e-4)
+        #expect(abs(Double(cross[0, 0]) - m.reduce(0) { $0 + $1.2 * $1.0[0] * $1.1 }) < 1e-4)
+        #expect(abs(Double(cross[1, 0]) - m.reduce(0) { $0 + $1.2 * $1.0[1] * $1.1 }) < 1e-4)
+    }
+
+    /// With between-face weights on offer the trainer still learns, reports the weight it chose
+    /// per stage (1 or one of those offered), and reproduces itself.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func betweenFaceWeightsAreChosenPerStage() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeCandidates = [0.01, 0.1, 1]
+        options.ridgeFoldPercent = 25
+        options.betweenWeights = [0.5, 0.2]
+        let (cascade, reports) = try LandmarkTrainer(options: options).train(faces: faces)
+        for r in reports {
+            #expect(r.nmeAfter < r.nmeBefore, "stage \(r.stage) did not reduce the training error")
+            #expect([1, 0.5, 0.2].contains(r.betweenWeight))
+        }
+        let again = try LandmarkTrainer(options: options).train(faces: faces).0
+        let f = faces[0]
+        #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
+    }
+
+    /// Fixed per-stage parameters are used as given, whatever the ridge fold would have chosen.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func fixedStageParametersAreUsedAsGiven() throws {
+        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
+        let faces = loaded.faces.map {
+            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
+        }
+        var options = LandmarkTrainingOptions()
+        options.perturbations = 3
+        options.strides = [3, 2]
+        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        options.ridgeFoldPercent = 25
+        options.stageParameters = [(ridge: 0.05, betweenWeight: 0.3), (ridge: 0.2, betweenWeight: 1)]
+        let (_, reports) = try LandmarkTrainer(options: options).train(faces: faces)
+        #expect(reports[0].ridge == 0.05 && reports[0].betweenWeight == 0.3)
+        #expect(reports[1].ridge == 0.2 && reports[1].betweenWeight == 1)
+        for r in reports { #expect(r.nmeAfter < r.nmeBefore, "stage \(r.stage) did not reduce the training error") }
     }
 }

@@ -95,6 +95,15 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
     var crossFitStages: Int?
 
+    @Option(name: .customLong("between-weights"), help: "Between-face weights (0 < γ < 1, comma-separated) tried beside ordinary ridge in each global stage: the face means' part of the fit weighted by γ (random-effects GLS), chosen with the ridge on the ridge fold.")
+    var betweenWeights: String?
+
+    @Option(name: .customLong("stage-ridges"), help: "Fixed ridge strength per stage (comma-separated, x the mean Gram diagonal), e.g. as chosen on held-out folds; needs --stage-between-weights.")
+    var stageRidges: String?
+
+    @Option(name: .customLong("stage-between-weights"), help: "Fixed between-face weight per stage (comma-separated, 0 < γ ≤ 1), with --stage-ridges.")
+    var stageBetweenWeights: String?
+
     @Flag(name: .customLong("yaw-prior"), help: "Shrink each yaw domain's map towards the stage's global map (strength chosen per domain on the ridge fold) rather than towards zero.")
     var yawPrior = false
 
@@ -200,6 +209,23 @@ struct TrainLandmarksCommand: ParsableCommand {
         options.yawPrior = yawPrior
         options.crossFit = crossFit
         if let crossFitStages { options.crossFitStages = max(0, crossFitStages) }
+        if let betweenWeights {
+            let values = betweenWeights.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == betweenWeights.split(separator: ",").count, values.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+                throw ValidationError("--between-weights must be numbers in (0, 1] separated by commas")
+            }
+            options.betweenWeights = values
+        }
+        if stageRidges != nil || stageBetweenWeights != nil {
+            func parse(_ v: String?) -> [Float] { (v ?? "").split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) } }
+            let r = parse(stageRidges), g = parse(stageBetweenWeights)
+            guard !r.isEmpty, r.count == g.count, r.count == (stageRidges ?? "").split(separator: ",").count,
+                  g.count == (stageBetweenWeights ?? "").split(separator: ",").count,
+                  r.allSatisfy({ $0 > 0 }), g.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+                throw ValidationError("--stage-ridges (positive) and --stage-between-weights (0 < γ ≤ 1) need the same number of values")
+            }
+            options.stageParameters = zip(r, g).map { (ridge: $0, betweenWeight: $1) }
+        }
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
         let bar = ProgressBar()
@@ -214,6 +240,7 @@ struct TrainLandmarksCommand: ParsableCommand {
         cascade.metadata["training.perturbations"] = String(perturbations)
         cascade.metadata["training.boxes"] = boxSource
         cascade.metadata["training.ridge"] = reports.map { String(format: "%.4g", $0.ridge) }.joined(separator: ",")
+        if !options.betweenWeights.isEmpty { cascade.metadata["training.between_weights"] = reports.map { String(format: "%.3g", $0.betweenWeight) }.joined(separator: ",") }
         cascade.metadata["training.ranks"] = reports.map { String($0.rank) }.joined(separator: ",")
         if holdOut { cascade.metadata["training.held_out"] = "fold \(ridgeFold) of 5 (by name hash) never fitted: a cross-validation model, not for shipping" }
         cascade.metadata["training.licence"] = "trained on 300-W annotations (research use only)"
