@@ -198,21 +198,7 @@ private let linearOfCode: [Float] = (0...255).map { 255 * SRGB.decode(code: UInt
 
 /// `bilinear` in linear light: the four pixels decoded from sRGB, then interpolated.
 @inline(__always) private func linearLight(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
-    var fx = x, fy = y
-    let maxX = Float(w - 1), maxY = Float(h - 1)
-    if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
-    if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
-    let x0 = Int(fx), y0 = Int(fy)
-    let ax = fx - Float(x0), ay = fy - Float(y0)
-    let dx = x0 < w - 1 ? 1 : 0
-    let dy = y0 < h - 1 ? w : 0
-    let i = y0 * w + x0
-    return linearOfCode.withUnsafeBufferPointer { t in
-        let p00 = t[Int(px[i])], p01 = t[Int(px[i + dx])], p10 = t[Int(px[i + dy])], p11 = t[Int(px[i + dy + dx])]
-        let top = p00 + (p01 - p00) * ax
-        let bottom = p10 + (p11 - p10) * ax
-        return top + (bottom - top) * ay
-    }
+    linearOfCode.withUnsafeBufferPointer { bilinear(px, w, h, x, y, through: $0) }
 }
 
 /// Ascending insertion sort of the first `count` values (small n; allocation-free).

@@ -53,18 +53,43 @@ extension GrayImage {
 /// point, pixel-centre convention, clamped to the border pixel centres; NaN coordinates behave as 0.
 @inlinable @inline(__always)
 public func bilinear(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> Float {
-    var fx = x, fy = y
-    let maxX = Float(w - 1), maxY = Float(h - 1)
-    if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
-    if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
-    let x0 = Int(fx), y0 = Int(fy)
-    let ax = fx - Float(x0), ay = fy - Float(y0)
-    let dx = x0 < w - 1 ? 1 : 0
-    let dy = y0 < h - 1 ? w : 0
-    let i = y0 * w + x0
-    let p00 = Float(px[i]), p01 = Float(px[i + dx])
-    let p10 = Float(px[i + dy]), p11 = Float(px[i + dy + dx])
-    let top = p00 + (p01 - p00) * ax
-    let bottom = p10 + (p11 - p10) * ax
-    return top + (bottom - top) * ay
+    let c = BilinearCell(w, h, x, y)
+    return c.interpolate(Float(px[c.i]), Float(px[c.i + c.dx]), Float(px[c.i + c.dy]), Float(px[c.i + c.dy + c.dx]))
+}
+
+/// `bilinear` of the pixels mapped through `table` (256 entries, one per code) before they are
+/// interpolated: e.g. sRGB codes to linear light, where a blurred edge is symmetric.
+@inlinable @inline(__always)
+public func bilinear(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float,
+                     through table: UnsafeBufferPointer<Float>) -> Float {
+    let c = BilinearCell(w, h, x, y)
+    return c.interpolate(table[Int(px[c.i])], table[Int(px[c.i + c.dx])], table[Int(px[c.i + c.dy])], table[Int(px[c.i + c.dy + c.dx])])
+}
+
+/// Where a bilinear sample falls: the top-left pixel's index, the steps to its right and lower
+/// neighbours (0 at the border) and the fractions between them.
+@usableFromInline
+struct BilinearCell {
+    @usableFromInline let i: Int, dx: Int, dy: Int
+    @usableFromInline let ax: Float, ay: Float
+
+    @inlinable @inline(__always)
+    init(_ w: Int, _ h: Int, _ x: Float, _ y: Float) {
+        var fx = x, fy = y
+        let maxX = Float(w - 1), maxY = Float(h - 1)
+        if !(fx > 0) { fx = 0 } else if fx > maxX { fx = maxX }
+        if !(fy > 0) { fy = 0 } else if fy > maxY { fy = maxY }
+        let x0 = Int(fx), y0 = Int(fy)
+        ax = fx - Float(x0); ay = fy - Float(y0)
+        dx = x0 < w - 1 ? 1 : 0
+        dy = y0 < h - 1 ? w : 0
+        i = y0 * w + x0
+    }
+
+    @inlinable @inline(__always)
+    func interpolate(_ p00: Float, _ p01: Float, _ p10: Float, _ p11: Float) -> Float {
+        let top = p00 + (p01 - p00) * ax
+        let bottom = p10 + (p11 - p10) * ax
+        return top + (bottom - top) * ay
+    }
 }
