@@ -8,19 +8,29 @@ import LinearAlgebra
 import Testing
 
 @Suite struct TrainingSmokeTests {
-    /// Trains a tiny cascade (coarse 1-cell descriptors, 2 stages) on a handful of real faces and
-    /// checks that each stage reduces the training error and that the saved model predicts the same.
-    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
-    func tinyModelLearnsAndRoundTrips() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 12, decoder: PhotoDecoder())
-        #expect(loaded.faces.count == 12)
-        let faces = loaded.faces.map {
+    /// The first `count` training faces, started from their canonical boxes.
+    static func faces(_ count: Int) throws -> [TrainingFace] {
+        try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: count, decoder: PhotoDecoder()).faces.map {
             TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
         }
+    }
+
+    /// A cascade small enough to train in seconds: 3 starts per face, 2 stages, 1-cell descriptors.
+    static func tinyOptions() -> LandmarkTrainingOptions {
         var options = LandmarkTrainingOptions()
         options.perturbations = 3
         options.strides = [3, 2]
         options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        return options
+    }
+
+    /// Trains a tiny cascade (coarse 1-cell descriptors, 2 stages) on a handful of real faces and
+    /// checks that each stage reduces the training error and that the saved model predicts the same.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func tinyModelLearnsAndRoundTrips() throws {
+        let faces = try Self.faces(12)
+        #expect(faces.count == 12)
+        var options = Self.tinyOptions()
         options.ridgeCandidates = [0.01, 0.1]
         options.ridgeFoldPercent = 25
         let (cascade, reports) = try LandmarkTrainer(options: options).train(faces: faces)
@@ -41,14 +51,8 @@ import Testing
     /// held out: the stage holds two different maps, still reduces the training error, and round-trips.
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func yawDomainsAndHeldOutFold() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
-        let faces = loaded.faces.map {
-            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
-        }
-        var options = LandmarkTrainingOptions()
-        options.perturbations = 3
-        options.strides = [3, 2]
-        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        let faces = try Self.faces(16)
+        var options = Self.tinyOptions()
         options.ridgeCandidates = [0.01, 0.1]
         options.ridgeFoldPercent = 25
         // A fold that holds some of these 16 faces, so its held-out error is measured.
@@ -72,14 +76,8 @@ import Testing
     /// annotations (each group moved by a map that never saw it) than when moved by the full map.
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func crossFittingMovesSamplesByHeldOutMaps() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
-        let faces = loaded.faces.map {
-            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
-        }
-        var options = LandmarkTrainingOptions()
-        options.perturbations = 3
-        options.strides = [3, 2]
-        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        let faces = try Self.faces(16)
+        var options = Self.tinyOptions()
         options.ridgeCandidates = [0.01, 0.1]
         options.ridgeFoldPercent = 25
         let (plain, plainReports) = try LandmarkTrainer(options: options).train(faces: faces)
@@ -109,14 +107,8 @@ import Testing
     /// per stage (1 or one of those offered), and reproduces itself.
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func betweenFaceWeightsAreChosenPerStage() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
-        let faces = loaded.faces.map {
-            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
-        }
-        var options = LandmarkTrainingOptions()
-        options.perturbations = 3
-        options.strides = [3, 2]
-        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        let faces = try Self.faces(16)
+        var options = Self.tinyOptions()
         options.ridgeCandidates = [0.01, 0.1, 1]
         options.ridgeFoldPercent = 25
         options.betweenWeights = [0.5, 0.2]
@@ -133,14 +125,8 @@ import Testing
     /// Fixed per-stage parameters are used as given, whatever the ridge fold would have chosen.
     @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
     func fixedStageParametersAreUsedAsGiven() throws {
-        let loaded = try TrainingSet.load(directories: [SharedData.faces], split: .training, limit: 16, decoder: PhotoDecoder())
-        let faces = loaded.faces.map {
-            TrainingFace(name: $0.name, image: $0.image, landmarks: $0.landmarks, box: FaceBox.canonical(landmarks: $0.landmarks))
-        }
-        var options = LandmarkTrainingOptions()
-        options.perturbations = 3
-        options.strides = [3, 2]
-        options.descriptor = DescriptorSpec(cells: 1, cellSamples: 4, bins: 8)
+        let faces = try Self.faces(16)
+        var options = Self.tinyOptions()
         options.ridgeFoldPercent = 25
         options.stageParameters = [(ridge: 0.05, betweenWeight: 0.3), (ridge: 0.2, betweenWeight: 1)]
         let (_, reports) = try LandmarkTrainer(options: options).train(faces: faces)
