@@ -2,12 +2,6 @@ import Foundation
 import Landmarks
 import ModelFormat
 
-/// Why a tracking-confidence model file was refused (container errors come as `ModelArchiveError`).
-public struct TrackingConfidenceModelError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// "Is this fitted shape still on a face?": an L2-regularised logistic regression on the landmark
 /// cascade's own descriptors at the fitted shape (`LandmarkCascade.FittedShape.features`: every
 /// landmark's SIFT-like descriptor at the last stage's stride, then a constant 1). The idea is the
@@ -19,9 +13,11 @@ public struct TrackingConfidenceModelError: Error, CustomStringConvertible {
 /// chosen at training (tracking keeps a face while the probability stays at or above it).
 /// The weights only make sense for the landmark model they were trained with: `landmarkFingerprint`
 /// (CRC-32 of that model's last-stage weights) lets callers check the pairing.
-public struct TrackingConfidenceModel: Sendable {
+public struct TrackingConfidenceModel: Sendable, ArchivedModel {
     public static let archiveKind = "TCNF"
     public static let archiveVersion = 1
+    public static let supportedVersions = archiveVersion...archiveVersion
+    public static let modelName = "tracking confidence model"
 
     /// One weight per feature, including the constant feature (which carries the bias).
     public let weights: [Float]
@@ -99,31 +95,15 @@ public struct TrackingConfidenceModel: Sendable {
     public init(archive: ModelArchive) throws {
         let m = archive.metadata
         guard let threshold = m["threshold"].flatMap(Float.init), threshold > 0, threshold < 1 else {
-            throw TrackingConfidenceModelError("tracking confidence model: missing or bad 'threshold'")
+            throw ModelFileError("tracking confidence model: missing or bad 'threshold'")
         }
         guard let fp = m["landmark_fingerprint"].flatMap(UInt32.init) else {
-            throw TrackingConfidenceModelError("tracking confidence model: missing 'landmark_fingerprint'")
+            throw ModelFileError("tracking confidence model: missing 'landmark_fingerprint'")
         }
         let w = try archive.tensor("weights")
         guard w.shape.count == 1, w.shape[0] > 1, w.values.allSatisfy(\.isFinite) else {
-            throw TrackingConfidenceModelError("tracking confidence model: 'weights' is not a finite vector")
+            throw ModelFileError("tracking confidence model: 'weights' is not a finite vector")
         }
         self.init(weights: w.values, threshold: threshold, landmarkFingerprint: fp, metadata: m)
-    }
-
-    public init(bytes: [UInt8]) throws {
-        try self.init(archive: ModelArchive(bytes: bytes, expectedKind: Self.archiveKind,
-                                            supportedVersions: Self.archiveVersion...Self.archiveVersion))
-    }
-
-    public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TrackingConfidenceModelError("cannot read tracking confidence model \(path)")
-        }
-        try self.init(bytes: [UInt8](data))
-    }
-
-    public func write(to path: String) throws {
-        try Data(archive().serialized()).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -2,12 +2,6 @@ import Foundation
 import Imaging
 import ModelFormat
 
-/// Why an eyeglasses model file was refused (container errors come as `ModelArchiveError`).
-public struct EyeglassesModelError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// "Is this face wearing glasses?": an L2-regularised logistic regression on `EyeglassesFeatures`
 /// (gradient-orientation cells over the band of the face glasses cover). Glasses through which a
 /// person is measured change the iris scale (the lenses magnify or shrink the eyes), so `measure`
@@ -16,9 +10,11 @@ public struct EyeglassesModelError: Error, CustomStringConvertible {
 /// `score` is the log-odds of glasses; a face is judged to wear them when it is at or above
 /// `threshold` (chosen at training, `train eyeglasses`). The file records the feature layout
 /// (`EyeglassesFeatures.spec`); a model for another layout is refused.
-public struct EyeglassesModel: Sendable {
+public struct EyeglassesModel: Sendable, ArchivedModel {
     public static let archiveKind = "EYEG"
     public static let archiveVersion = 1
+    public static let supportedVersions = archiveVersion...archiveVersion
+    public static let modelName = "eyeglasses model"
 
     /// One weight per feature, the last (the constant feature's) being the bias.
     public let weights: [Float]
@@ -57,32 +53,16 @@ public struct EyeglassesModel: Sendable {
     public init(archive: ModelArchive) throws {
         let m = archive.metadata
         guard m["features"] == EyeglassesFeatures.spec else {
-            throw EyeglassesModelError("eyeglasses model: features '\(m["features"] ?? "?")' are not this build's '\(EyeglassesFeatures.spec)'")
+            throw ModelFileError("eyeglasses model: features '\(m["features"] ?? "?")' are not this build's '\(EyeglassesFeatures.spec)'")
         }
         guard let threshold = m["threshold"].flatMap(Float.init), threshold.isFinite else {
-            throw EyeglassesModelError("eyeglasses model: missing or bad 'threshold'")
+            throw ModelFileError("eyeglasses model: missing or bad 'threshold'")
         }
         let w = try archive.tensor("weights")
         guard w.shape == [EyeglassesFeatures.count], w.values.allSatisfy(\.isFinite) else {
-            throw EyeglassesModelError("eyeglasses model: 'weights' is not a finite vector of \(EyeglassesFeatures.count)")
+            throw ModelFileError("eyeglasses model: 'weights' is not a finite vector of \(EyeglassesFeatures.count)")
         }
         self.init(weights: w.values, threshold: threshold, metadata: m)
-    }
-
-    public init(bytes: [UInt8]) throws {
-        try self.init(archive: ModelArchive(bytes: bytes, expectedKind: Self.archiveKind,
-                                            supportedVersions: Self.archiveVersion...Self.archiveVersion))
-    }
-
-    public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw EyeglassesModelError("cannot read eyeglasses model \(path)")
-        }
-        try self.init(bytes: [UInt8](data))
-    }
-
-    public func write(to path: String) throws {
-        try Data(archive().serialized()).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
 

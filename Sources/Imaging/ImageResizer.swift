@@ -57,27 +57,16 @@ public struct ImageResizer: Sendable {
     var isEmpty: Bool { sourceWidth == 0 || sourceHeight == 0 || targetWidth == 0 || targetHeight == 0 }
 
     /// Resamples `source` (whose size must be `sourceWidth x sourceHeight`) into `target`, which is
-    /// reshaped to the target size (its storage is reused when large enough).
-    public func resize(_ source: GrayImageView, into target: inout GrayImage) {
+    /// reshaped to the target size (its storage is reused when large enough). RGB channels are
+    /// filtered independently.
+    public func resize<Image: PackedImage>(_ source: ImageView<Image>, into target: inout Image) {
         precondition(source.width == sourceWidth && source.height == sourceHeight,
                      "resizer built for \(sourceWidth)x\(sourceHeight), given \(source.width)x\(source.height)")
         target.reshape(width: targetWidth, height: targetHeight)
-        resample(source.base.pixels, start: source.startIndex, stride: source.rowStride, channels: 1, into: &target.pixels)
+        resample(source.base.pixels, start: source.startIndex, stride: source.rowStride, channels: Image.channels, into: &target.pixels)
     }
 
-    public func resize(_ source: GrayImage, into target: inout GrayImage) {
-        resize(source.fullView, into: &target)
-    }
-
-    /// RGB version of `resize(_:into:)`; channels are filtered independently.
-    public func resize(_ source: RGBImageView, into target: inout RGBImage) {
-        precondition(source.width == sourceWidth && source.height == sourceHeight,
-                     "resizer built for \(sourceWidth)x\(sourceHeight), given \(source.width)x\(source.height)")
-        target.reshape(width: targetWidth, height: targetHeight)
-        resample(source.base.pixels, start: source.startIndex, stride: source.rowStride, channels: 3, into: &target.pixels)
-    }
-
-    public func resize(_ source: RGBImage, into target: inout RGBImage) {
+    public func resize<Image: PackedImage>(_ source: Image, into target: inout Image) {
         resize(source.fullView, into: &target)
     }
 
@@ -221,52 +210,33 @@ public struct ImageResizer: Sendable {
     }
 }
 
-/// The images `ImageResizer` reads: gray and RGB images and views of them, each resampled into an
-/// image of its own kind.
-public protocol ResizableImage {
-    associatedtype Resized
-    var width: Int { get }
-    var height: Int { get }
-    /// An empty image of the result's kind, for `ImageResizer` to fill.
-    static func emptyResized() -> Resized
-    func resize(with resizer: ImageResizer, into target: inout Resized)
-}
-
-extension ResizableImage {
-    /// This image (or viewed region) resampled to `width x height` (see `ImageResizer` for the conventions).
-    public func resized(width: Int, height: Int, method: ResizeMethod) -> Resized {
-        var out = Self.emptyResized()
-        resize(with: ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
-                                  method: method), into: &out)
+extension ImageView {
+    /// The viewed region resampled to `width x height` (see `ImageResizer` for the conventions).
+    public func resized(width: Int, height: Int, method: ResizeMethod) -> Image {
+        var out = Image(width: 0, height: 0)
+        ImageResizer(sourceWidth: self.width, sourceHeight: self.height, targetWidth: width, targetHeight: height,
+                     method: method).resize(self, into: &out)
         return out
     }
 
-    /// This image scaled by `scale` (output size rounded to nearest, at least 1 pixel unless the
-    /// image is empty). Pixel mapping uses the actual size ratio, which may differ slightly from `scale`.
-    public func resized(scale: Float, method: ResizeMethod) -> Resized {
+    /// The viewed region scaled by `scale` (output size rounded to nearest, at least 1 pixel unless
+    /// it is empty). Pixel mapping uses the actual size ratio, which may differ slightly from `scale`.
+    public func resized(scale: Float, method: ResizeMethod) -> Image {
         let (w, h) = scaledSize(width: width, height: height, scale: scale)
         return resized(width: w, height: h, method: method)
     }
 }
 
-extension GrayImage: ResizableImage {
-    public static func emptyResized() -> GrayImage { GrayImage(width: 0, height: 0) }
-    public func resize(with resizer: ImageResizer, into target: inout GrayImage) { resizer.resize(self, into: &target) }
-}
+extension PackedImage {
+    /// This image resampled to `width x height` (see `ImageResizer` for the conventions).
+    public func resized(width: Int, height: Int, method: ResizeMethod) -> Self {
+        fullView.resized(width: width, height: height, method: method)
+    }
 
-extension GrayImageView: ResizableImage {
-    public static func emptyResized() -> GrayImage { GrayImage(width: 0, height: 0) }
-    public func resize(with resizer: ImageResizer, into target: inout GrayImage) { resizer.resize(self, into: &target) }
-}
-
-extension RGBImage: ResizableImage {
-    public static func emptyResized() -> RGBImage { RGBImage(width: 0, height: 0) }
-    public func resize(with resizer: ImageResizer, into target: inout RGBImage) { resizer.resize(self, into: &target) }
-}
-
-extension RGBImageView: ResizableImage {
-    public static func emptyResized() -> RGBImage { RGBImage(width: 0, height: 0) }
-    public func resize(with resizer: ImageResizer, into target: inout RGBImage) { resizer.resize(self, into: &target) }
+    /// This image scaled by `scale` (see `ImageView.resized(scale:method:)`).
+    public func resized(scale: Float, method: ResizeMethod) -> Self {
+        fullView.resized(scale: scale, method: method)
+    }
 }
 
 func scaledSize(width: Int, height: Int, scale: Float) -> (Int, Int) {

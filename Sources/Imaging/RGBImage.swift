@@ -40,3 +40,11 @@ public struct RGBImage: Sendable, Equatable {
         resizeKeepingCapacity(&pixels, to: 3 * width * height)
     }
 }
+
+extension RGBImage {
+    /// The colour of pixel (x, y), which must lie inside the image.
+    @inlinable public func color(x: Int, y: Int) -> RGBColor {
+        let i = 3 * (y * width + x)
+        return RGBColor(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2])
+    }
+}

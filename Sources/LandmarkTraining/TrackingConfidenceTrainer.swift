@@ -87,7 +87,7 @@ public struct TrackingConfidenceTrainer {
         report.validationPositives = val.labels.filter { $0 > 0 }.count
         report.validationNegatives = val.labels.count - report.validationPositives
         guard report.trainingPositives > 0, report.trainingNegatives > 0 else {
-            throw TrackingConfidenceModelError("tracking confidence training: no positives or no negatives")
+            throw LandmarkTrainer.TrainingError(description: "tracking confidence training: no positives or no negatives")
         }
         let weights = Self.logisticRegression(x: train.features, y: train.labels, d: d, lambda: options.lambda, iterations: options.iterations)
         var model = TrackingConfidenceModel(weights: weights, threshold: 0.5, landmarkFingerprint: TrackingConfidenceModel.fingerprint(of: cascade))

@@ -1,14 +1,7 @@
 import Foundation
 import ModelFormat
 
-/// Why a landmark model file was refused: the container's own errors (`ModelArchiveError`: magic,
-/// kind, version, truncation, checksum) or a consistency problem in its tensors.
-public struct LandmarkModelError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
-extension LandmarkCascade {
+extension LandmarkCascade: ArchivedModel {
     /// The `ModelArchive` kind of landmark cascades.
     public static let archiveKind = "LMRK"
     /// Layout version written by this build; readers accept `supportedVersions`.
@@ -17,6 +10,7 @@ extension LandmarkCascade {
     /// and `.basis`); a cascade without them is still written as version 2, byte for byte as before.
     public static let archiveVersion = 3
     public static let supportedVersions = 1...3
+    public static let modelName = "landmark model"
     /// Bound on the reference side and the stage strides (reference pixels).
     static let maximumReferenceLength: Float = 10_000
 
@@ -59,22 +53,22 @@ extension LandmarkCascade {
     /// most 8 x 8 x 32 (`DescriptorSpec(text:)`), so `featureCount` cannot overflow.
     public init(archive: ModelArchive) throws {
         let m = archive.metadata
-        guard let n = m["landmarks"].flatMap(Int.init), n > 0 else { throw LandmarkModelError("landmark model: missing or bad 'landmarks' count") }
-        guard let stageCount = m["stages"].flatMap(Int.init), stageCount > 0 else { throw LandmarkModelError("landmark model: missing or bad 'stages' count") }
-        guard let spec = m["descriptor"].flatMap(DescriptorSpec.init(text:)) else { throw LandmarkModelError("landmark model: missing or bad 'descriptor' spec") }
+        guard let n = m["landmarks"].flatMap(Int.init), n > 0 else { throw ModelFileError("landmark model: missing or bad 'landmarks' count") }
+        guard let stageCount = m["stages"].flatMap(Int.init), stageCount > 0 else { throw ModelFileError("landmark model: missing or bad 'stages' count") }
+        guard let spec = m["descriptor"].flatMap(DescriptorSpec.init(text:)) else { throw ModelFileError("landmark model: missing or bad 'descriptor' spec") }
         // The reference face is 96 px in the shipped model; a side outside 1...10000 (or a stride
         // outside 0...10000) is damage, and would reach the crop's layout as an infinite scale.
         guard let side = m["reference_side"].flatMap(Float.init), side >= 1, side <= Self.maximumReferenceLength else {
-            throw LandmarkModelError("landmark model: missing or bad 'reference_side' (must be 1...\(Self.maximumReferenceLength))")
+            throw ModelFileError("landmark model: missing or bad 'reference_side' (must be 1...\(Self.maximumReferenceLength))")
         }
         func points(_ name: String) throws -> [SIMD2<Float>] {
             let t = try archive.tensor(name)
-            guard t.shape == [n, 2], t.values.allSatisfy(\.isFinite) else { throw LandmarkModelError("landmark model: tensor '\(name)' is not \(n)x2 finite values") }
+            guard t.shape == [n, 2], t.values.allSatisfy(\.isFinite) else { throw ModelFileError("landmark model: tensor '\(name)' is not \(n)x2 finite values") }
             return (0..<n).map { SIMD2(t.values[2 * $0], t.values[2 * $0 + 1]) }
         }
         var shapeScale: Float = 0
         if let text = m["shape_feature_scale"] {
-            guard let v = Float(text), v >= 0, v.isFinite else { throw LandmarkModelError("landmark model: bad 'shape_feature_scale' \(text)") }
+            guard let v = Float(text), v >= 0, v.isFinite else { throw ModelFileError("landmark model: bad 'shape_feature_scale' \(text)") }
             shapeScale = v
         }
         let mean = try points("mean_shape")
@@ -83,19 +77,19 @@ extension LandmarkCascade {
         var stages: [CascadeStage] = []
         for k in 0..<stageCount {
             guard let stride = m["stage.\(k).stride"].flatMap(Float.init), stride > 0, stride <= Self.maximumReferenceLength else {
-                throw LandmarkModelError("landmark model: stage \(k) lacks a valid stride (0...\(Self.maximumReferenceLength))")
+                throw ModelFileError("landmark model: stage \(k) lacks a valid stride (0...\(Self.maximumReferenceLength))")
             }
             func map(_ prefix: String, _ label: String) throws -> CascadeStage {
                 let w = try archive.tensor("\(prefix).weights")
                 let b = try archive.tensor("\(prefix).basis")
                 guard w.shape.count == 2, w.shape[0] == featureCount, w.shape[1] > 0, w.shape[1] <= 2 * n else {
-                    throw LandmarkModelError("landmark model: \(label) weights are \(w.shape), expected [\(featureCount), rank ≤ \(2 * n)]")
+                    throw ModelFileError("landmark model: \(label) weights are \(w.shape), expected [\(featureCount), rank ≤ \(2 * n)]")
                 }
                 guard b.shape == [w.shape[1], 2 * n] else {
-                    throw LandmarkModelError("landmark model: \(label) basis is \(b.shape), expected [\(w.shape[1]), \(2 * n)]")
+                    throw ModelFileError("landmark model: \(label) basis is \(b.shape), expected [\(w.shape[1]), \(2 * n)]")
                 }
                 guard w.values.allSatisfy(\.isFinite), b.values.allSatisfy(\.isFinite) else {
-                    throw LandmarkModelError("landmark model: \(label) holds non-finite numbers")
+                    throw ModelFileError("landmark model: \(label) holds non-finite numbers")
                 }
                 return CascadeStage(stride: stride, featureCount: featureCount, rank: w.shape[1], weights: w.values, basis: b.values)
             }
@@ -103,7 +97,7 @@ extension LandmarkCascade {
                 let bounds = text.split(separator: ",").compactMap { Float($0) }
                 guard archive.version >= 3, n == 68, !bounds.isEmpty, bounds.count < 16, bounds.count == text.split(separator: ",").count,
                       bounds.allSatisfy(\.isFinite), zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else {
-                    throw LandmarkModelError("landmark model: stage \(k) has bad 'yaw_bounds' \(text) (ascending numbers, 68 points, version ≥ 3)")
+                    throw ModelFileError("landmark model: stage \(k) has bad 'yaw_bounds' \(text) (ascending numbers, 68 points, version ≥ 3)")
                 }
                 let maps = try (0...bounds.count).map { try map("stage.\(k).domain.\($0)", "stage \(k) yaw domain \($0)") }
                 stages.append(CascadeStage(domains: YawDomains(bounds: bounds, maps: maps)))
@@ -112,18 +106,5 @@ extension LandmarkCascade {
             }
         }
         self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, shapeFeatureScale: shapeScale, metadata: m)
-    }
-
-    /// Parses a model file's bytes (see `init(archive:)`).
-    public init(bytes: [UInt8]) throws {
-        try self.init(archive: ModelArchive(bytes: bytes, expectedKind: Self.archiveKind, supportedVersions: Self.supportedVersions))
-    }
-
-    /// Loads a model file from disk.
-    public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LandmarkModelError("cannot read landmark model \(path)")
-        }
-        try self.init(bytes: [UInt8](data))
     }
 }

@@ -84,7 +84,7 @@ import Testing
         do {
             _ = try LandmarkCascade(bytes: archive.serialized())
             Issue.record("a model whose weights do not match its descriptor was accepted")
-        } catch let e as LandmarkModelError {
+        } catch let e as ModelFileError {
             #expect(e.description.contains("stage 0 weights"))
         }
     }

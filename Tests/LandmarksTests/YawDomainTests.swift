@@ -79,11 +79,11 @@ import Testing
     @Test func badYawBoundsAreRefused() throws {
         var archive = partitionedCascade().archive(weightEncoding: .float32)
         archive.metadata["stage.1.yaw_bounds"] = "0.05,-0.05"   // not ascending
-        #expect(throws: LandmarkModelError.self) { _ = try LandmarkCascade(bytes: archive.serialized()) }
+        #expect(throws: ModelFileError.self) { _ = try LandmarkCascade(bytes: archive.serialized()) }
         archive.metadata["stage.1.yaw_bounds"] = "-0.05,0.05,0.2"   // a fourth domain's maps are missing
         #expect(throws: (any Error).self) { _ = try LandmarkCascade(bytes: archive.serialized()) }
         var v2 = partitionedCascade().archive(weightEncoding: .float32)
         v2.version = 2   // domains in a version-2 file are damage, not a feature
-        #expect(throws: LandmarkModelError.self) { _ = try LandmarkCascade(bytes: v2.serialized()) }
+        #expect(throws: ModelFileError.self) { _ = try LandmarkCascade(bytes: v2.serialized()) }
     }
 }

@@ -85,10 +85,7 @@ struct BenchRunner {
     func run(_ workload: BenchWorkload, frames: Int, warmup: Int) throws -> BenchRunResult {
         let tracking = try makePipeline(.trackingOnly)
         let tryOn = try makePipeline(.tryOn)
-        let decoder = TurboJPEGDecoder(), encoder = TurboJPEGEncoder()
-        var canvas = RGBImage(width: 1, height: 1)
-        var encoded: [UInt8] = []
-        var gray = GrayImage(width: 1, height: 1)
+        let codec = CodecFloor(decoder: TurboJPEGDecoder(), encoder: TurboJPEGEncoder(), quality: quality)
         var floorDecode: [Double] = [], floorEncode: [Double] = [], floorAllocations = 0
         var grayDecode: [Double] = [], grayAllocations = 0, floorCPU: [Double] = []
         var trackingRecorder = PathRecorder(), tryOnRecorder = PathRecorder()
@@ -101,13 +98,13 @@ struct BenchRunner {
             let a0 = lm_allocation_count()
             let c0 = BenchClock.threadCPUNanoseconds()
             let t0 = BenchClock.wallNanoseconds()
-            try decoder.decodeRGB(bytes, scale: .full, into: &canvas)
+            try codec.decodeRGB(bytes)
             let t1 = BenchClock.wallNanoseconds()
-            try encoder.encode(canvas, quality: quality, into: &encoded)
+            try codec.encodeCanvas()
             let t2 = BenchClock.wallNanoseconds()
             let c1 = BenchClock.threadCPUNanoseconds()
             let a1 = lm_allocation_count()
-            try decoder.decodeGray(bytes, scale: .full, into: &gray)
+            try codec.decodeGray(bytes)
             let t3 = BenchClock.wallNanoseconds()
             let a2 = lm_allocation_count()
             if measured {
