@@ -17,14 +17,6 @@ public struct DetectorTrainingFace: Sendable {
     public var valid: FaceBox
     public var mayContainOtherFaces: Bool
 
-    public init(name: String, image: GrayImage, box: FaceBox, valid: FaceBox, mayContainOtherFaces: Bool) {
-        self.name = name
-        self.image = image
-        self.box = box
-        self.valid = valid
-        self.mayContainOtherFaces = mayContainOtherFaces
-    }
-
     /// The left-right mirror image (mirror augmentation).
     public func mirrored() -> DetectorTrainingFace {
         let w = Float(image.width)

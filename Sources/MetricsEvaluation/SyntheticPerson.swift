@@ -19,13 +19,6 @@ public struct SyntheticPerson: Sendable, Equatable {
     public var faceScale: Double
     public var cardStandOffDeltaMM: Double
 
-    public init(farPD: Double, irisDiameter: Double, faceScale: Double, cardStandOffDeltaMM: Double) {
-        self.farPD = farPD
-        self.irisDiameter = irisDiameter
-        self.faceScale = faceScale
-        self.cardStandOffDeltaMM = cardStandOffDeltaMM
-    }
-
     public static let meanPD = 63.0
     public static let pdSD = 3.5
     public static let irisMean = 11.7

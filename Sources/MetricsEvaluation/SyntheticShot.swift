@@ -21,19 +21,6 @@ public struct SyntheticShot: Sendable {
     public var degradation: CameraDegradation
     public var jpegQuality: Int
 
-    public init(yawDegrees: Double, pitchDegrees: Double, rollDegrees: Double, distanceMM: Double, offsetMM: SIMD2<Double>,
-                fovDegrees: Double, lighting: Lighting, degradation: CameraDegradation, jpegQuality: Int) {
-        self.yawDegrees = yawDegrees
-        self.pitchDegrees = pitchDegrees
-        self.rollDegrees = rollDegrees
-        self.distanceMM = distanceMM
-        self.offsetMM = offsetMM
-        self.fovDegrees = fovDegrees
-        self.lighting = lighting
-        self.degradation = degradation
-        self.jpegQuality = jpegQuality
-    }
-
     /// The face's pose in camera space (face frame as `MeanFace`: x image-right, y down, z into the head).
     public var cameraFromFace: RigidTransform {
         RigidTransform(rotation: EulerAngles(degreesPitch: pitchDegrees, yaw: yawDegrees, roll: rollDegrees).rotation,

@@ -29,21 +29,6 @@ public struct FieldOfViewEstimate: Sendable, Equatable {
     /// Median distance of the face (camera to the point between the pupils) at the chosen field of view, mm.
     public var medianDistanceMM: Double
 
-    public init(horizontalFOVDegrees: Double, lowerDegrees: Double, upperDegrees: Double, basis: Basis, frames: Int,
-                perspectiveDegrees: Double, perspectiveLowerDegrees: Double, perspectiveUpperDegrees: Double,
-                perspectiveIsConclusive: Bool, medianDistanceMM: Double) {
-        self.horizontalFOVDegrees = horizontalFOVDegrees
-        self.lowerDegrees = lowerDegrees
-        self.upperDegrees = upperDegrees
-        self.basis = basis
-        self.frames = frames
-        self.perspectiveDegrees = perspectiveDegrees
-        self.perspectiveLowerDegrees = perspectiveLowerDegrees
-        self.perspectiveUpperDegrees = perspectiveUpperDegrees
-        self.perspectiveIsConclusive = perspectiveIsConclusive
-        self.medianDistanceMM = medianDistanceMM
-    }
-
     /// One line for a log: "field of view 25° estimated from the face size in 30 frames (…)".
     public var summary: String {
         func d(_ v: Double) -> String { String(Int(v.rounded())) }
