@@ -27,6 +27,8 @@ public struct PupilContinuity: Sendable {
     /// A jump waiting for the next frame to confirm it.
     private var pending: (left: SIMD2<Float>?, right: SIMD2<Float>?) = (nil, nil)
     private var irises: [Double] = []
+    /// `irises` sorted for the median, kept so the per-frame median allocates nothing.
+    private var sortedIrises: [Double] = []
     private var next = 0
 
     public init() {}
@@ -43,7 +45,7 @@ public struct PupilContinuity: Sendable {
     public mutating func apply(_ eyes: EyePair, landmarks: [SIMD2<Float>]) -> EyePair {
         let leftFrame = EyeFrame(landmarks[36], landmarks[39]), rightFrame = EyeFrame(landmarks[42], landmarks[45])
         let measured = (left: leftFrame.offset(of: eyes.left.pupil), right: rightFrame.offset(of: eyes.right.pupil))
-        let median = irises.count >= 5 ? Self.median(irises) : nil
+        let median = irises.count >= 5 ? irisMedian() : nil
         var leftTrusted = trusted(eyes.left, offset: measured.left, median: median)
         var rightTrusted = trusted(eyes.right, offset: measured.right, median: median)
         if let held {
@@ -91,9 +93,12 @@ public struct PupilContinuity: Sendable {
         return e
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    private mutating func irisMedian() -> Double {
+        sortedIrises.removeAll(keepingCapacity: true)
+        sortedIrises.append(contentsOf: irises)
+        sortedIrises.sort()
+        let n = sortedIrises.count
+        return n % 2 == 1 ? sortedIrises[n / 2] : (sortedIrises[n / 2 - 1] + sortedIrises[n / 2]) / 2
     }
 }
 

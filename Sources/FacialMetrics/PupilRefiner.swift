@@ -111,8 +111,16 @@ public final class PupilRefiner {
     /// The pupils to report for a face: refined where the eye is open, else the contour centroid
     /// (what `landmarks` and `track` print). Image-left first.
     public func pupils(_ image: GrayImage, landmarks: [SIMD2<Float>]) -> [SIMD2<Float>] {
-        refine(image, landmarks: landmarks).enumerated().map { i, e in
-            e.source == .limbus ? e.pupil : EyeContour.pair(from: landmarks)[i].centroid
-        }
+        var out: [SIMD2<Float>] = []
+        pupils(image, landmarks: landmarks, into: &out)
+        return out
+    }
+
+    /// The same into `pupils`, reusing its storage: the per-frame path (`track`'s pupils) allocates nothing.
+    public func pupils(_ image: GrayImage, landmarks: [SIMD2<Float>], into pupils: inout [SIMD2<Float>]) {
+        let eyes = refinePair(image, landmarks: landmarks)
+        pupils.removeAll(keepingCapacity: true)
+        pupils.append(eyes.left.source == .limbus ? eyes.left.pupil : EyeContour(landmarks: landmarks, first: 36).centroid)
+        pupils.append(eyes.right.source == .limbus ? eyes.right.pupil : EyeContour(landmarks: landmarks, first: 42).centroid)
     }
 }

@@ -45,6 +45,8 @@ public final class FramePipeline: @unchecked Sendable {
     /// This frame's faces that are not lost, and the encoded output: reused frame after frame so the
     /// steady state allocates nothing (callers drop the previous output before the next `process`).
     private var liveAnchors: [FaceAnchor] = []
+    /// Per face slot, the refined pupils' storage, reused frame after frame.
+    private var refinedPupils: [[SIMD2<Float>]] = []
     private var jpeg: [UInt8] = []
     private var lights: [LightTracker.FaceLight] = []
     private var firstTimestamp: Double?
@@ -140,16 +142,23 @@ public final class FramePipeline: @unchecked Sendable {
         let tracker = try self.tracker(width: size.width, height: size.height)
         let cpu0 = ThreadCPUClock.seconds()
         let runs = tracker.detectorRuns
-        var anchors = track(tracker, grayIsWhole: !colour || colourTracking, timestampSeconds: time)
+        track(tracker, grayIsWhole: !colour || colourTracking, timestampSeconds: time)
         let trackCPU = ThreadCPUClock.seconds() - cpu0
         timings.track = Self.lap(&clock)
         noteTrackTime(timings.track)
 
         if configuration.refinesPupils {
-            for i in anchors.indices { anchors[i].pupils = pupilRefiner.pupils(gray, landmarks: anchors[i].landmarks) }
-            liveAnchors = anchors
+            // Into storage of the pipeline's own, before any copy of `liveAnchors` exists: the tracker
+            // still holds the anchors' pupil arrays, so writing into those, or making new ones, would
+            // allocate per face and frame (`bench` counted 1 allocation per tracking frame).
+            for i in liveAnchors.indices {
+                if refinedPupils.count <= i { refinedPupils.append([]) }
+                pupilRefiner.pupils(gray, landmarks: liveAnchors[i].landmarks, into: &refinedPupils[i])
+                liveAnchors[i].pupils = refinedPupils[i]
+            }
             timings.metrics = Self.lap(&clock)
         }
+        let anchors = liveAnchors
 
         lights.removeAll(keepingCapacity: true)
         if mode != .metrics && (configuration.lighting == .estimated || configuration.overlay.light) {
@@ -247,7 +256,8 @@ public final class FramePipeline: @unchecked Sendable {
     /// much as the crop). Otherwise only the part it reads is converted. When the detector runs, it
     /// gets the whole frame in gray, completed then in the same buffer (the tracker keeps no reference
     /// to the frame it followed, so nothing is copied).
-    private func track(_ tracker: FaceTracker, grayIsWhole whole: Bool, timestampSeconds time: Double) -> [FaceAnchor] {
+    /// Follows (and when asked, detects) the faces; the frame's anchors are left in `liveAnchors`.
+    private func track(_ tracker: FaceTracker, grayIsWhole whole: Bool, timestampSeconds time: Double) {
         let needsGray = whole || configuration.measureFaces || configuration.overlay.metrics || configuration.refinesPupils
         var grayIsWhole = whole
         if needsGray && !whole {
@@ -268,7 +278,6 @@ public final class FramePipeline: @unchecked Sendable {
         }
         liveAnchors.removeAll(keepingCapacity: true)
         for a in tracker.finishFrame() where a.state != .lost { liveAnchors.append(a) }
-        return liveAnchors
     }
 
     /// Light: each face's scene light into `lights`, from the colour canvas (tracking only: from the
