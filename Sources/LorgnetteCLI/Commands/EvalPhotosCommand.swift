@@ -133,6 +133,8 @@ struct EvalPhotosCommand: ParsableCommand {
         var sceneNames: [String] = []
         var tally = Tally()
         var perScale: [String: Tally] = [:]
+        var causes = PhotoFailureCauses()
+        var causesPerScale: [String: PhotoFailureCauses] = [:]
         for (i, face) in loaded.faces.enumerated() {
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
@@ -161,12 +163,28 @@ struct EvalPhotosCommand: ParsableCommand {
                 let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
                 sceneNames.append("scene_\(tally.faces - 1)_\(label)")
+                if !json {
+                    let scene = PhotoFailureCauses.observe(image, truth: truth, detector: boxes.boxes, nme: result.errors?.io, cascade: cascade,
+                                                         finder: finder)
+                    causes.add(scene)
+                    causesPerScale[label, default: PhotoFailureCauses()].add(scene)
+                    if let cause = scene.cause {
+                        let best = scene.bestWindowScore.map { String(format: " (best window on it %.3f, threshold %.3f)", $0, finder.detector.threshold) } ?? ""
+                        printError("eval photos: \(sceneNames.last!) (\(face.name)) failed: \(cause.rawValue)\(best)\(scene.cutByEdge ? ", cut by the edge" : "")")
+                    }
+                }
                 if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore)) }
                 perScale[label, default: Tally()].add(result)
             }
             if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
         }
         report(tally, perScale: perScale, faces: loaded.faces.count)
+        if !json {
+            print(causes.summary)
+            for key in causesPerScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) {
+                print("  \(key): " + causesPerScale[key]!.summary)
+            }
+        }
         if baseline != nil, !json {
             print("baseline model \(baselineModel!): " + String(format: "NME io %.2f %%, failures %.2f %%", 100 * baselineTally.io.filter(\.isFinite).reduce(0, +) / Float(max(1, baselineTally.io.filter(\.isFinite).count)), 100 * Double(baselineTally.io.filter { !($0 <= 0.08) }.count) / Double(max(1, baselineTally.faces))))
         }
