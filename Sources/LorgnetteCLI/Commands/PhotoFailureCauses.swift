@@ -25,6 +25,9 @@ struct PhotoFailureCauses {
         /// For a face the detector missed: the best score of any window on it (IoU ≥ 0.4), below
         /// the detector's threshold (nil when no scanned window overlaps it that much: too small).
         var bestWindowScore: Float?
+        /// For a face the detector missed: its boxes that overlap the face at all (what won the
+        /// non-maximum suppression there instead), as "IoU, side ratio to the face's box, score".
+        var overlapping: [String] = []
     }
 
     private(set) var counts: [Cause: Int] = [:]
@@ -42,7 +45,10 @@ struct PhotoFailureCauses {
         if !detector.contains(where: { $0.iou(canonical) >= 0.4 }) {
             finder.detector.minimumFaceSide = finder.smallestFaceSide(width: image.width, height: image.height)
             let windows = finder.detector.candidates(in: image, threshold: -.greatestFiniteMagnitude).filter { $0.iou(canonical) >= 0.4 }
-            return Scene(failed: true, cause: .notDetected, cutByEdge: cutByEdge, bestWindowScore: windows.map(\.score).max())
+            let near = detector.filter { $0.iou(canonical) > 0 }.map {
+                String(format: "IoU %.2f, side x%.2f, score %.3f", $0.iou(canonical), $0.width / canonical.width, $0.score)
+            }
+            return Scene(failed: true, cause: .notDetected, cutByEdge: cutByEdge, bestWindowScore: windows.map(\.score).max(), overlapping: near)
         } else if nme == nil {
             cause = .dropped
         } else {
