@@ -25,7 +25,13 @@ public final class HOGExtractor {
     }
 
     /// Fills `map` (its storage is reused) with the features of `image`.
-    public func compute(_ image: GrayImage, into map: inout HOGFeatureMap) {
+    ///
+    /// `blackBorder`: the caller's promise that the outer `blackBorder` pixels on every side of
+    /// `image` are 0 (a padded pyramid level, `HOGPyramid.forEachLevel`). Every gradient there is
+    /// exactly 0 except in the ring of pixels next to the picture, so those rows and cells are not
+    /// computed: the map is bit for bit the one computed without the promise (a padded 12 Mpixel
+    /// photo's levels are 3-50 % border, the small levels most; see `PhotoFaceDetector`).
+    public func compute(_ image: GrayImage, into map: inout HOGFeatureMap, blackBorder: Int = 0) {
         let cell = HOGFeatureMap.cellSize
         let w = image.width, h = image.height
         let cx = w / cell, cy = h / cell
@@ -35,14 +41,19 @@ public final class HOGExtractor {
             map.values = [Float](repeating: 0, count: featureCount)
         }
         if cx == 0 || cy == 0 { return }
-        accumulateHistograms(image, cellsX: cx, cellsY: cy)
+        accumulateHistograms(image, cellsX: cx, cellsY: cy, blackBorder: max(0, blackBorder))
         normalise(cellsX: cx, cellsY: cy, into: &map.values)
     }
 
-    private func accumulateHistograms(_ image: GrayImage, cellsX cx: Int, cellsY cy: Int) {
+    private func accumulateHistograms(_ image: GrayImage, cellsX cx: Int, cellsY cy: Int, blackBorder b: Int) {
         let cell = HOGFeatureMap.cellSize
         let w = image.width, h = image.height
         let usedW = cx * cell
+        // Pixel (x, y) can have a gradient only when it or a neighbour lies inside the picture, off
+        // the black border: b - 1 <= x <= w - b and the same for y. The rows and whole cells outside add nothing.
+        let yBegin = max(0, b - 1), yEnd = min(cy * cell, h - b + 1)
+        let c0 = max(0, b - 1) / cell, c1 = min(cx, (w - b) / cell + 1)
+        let xBegin = c0 * cell, xEnd = c1 * cell
         // Two interleaved 18-bin histograms per cell (even / odd pixels): consecutive pixels often
         // fall in the same bin, and one histogram would serialise them through memory.
         let histCount = cx * cy * 36
@@ -61,13 +72,14 @@ public final class HOGExtractor {
             let nine = SIMD8<Int32>(repeating: 9), eighteen = SIMD8<Int32>(repeating: 18)
             let tan10 = SIMD8<Float>(repeating: 0.17632698), tan30 = SIMD8<Float>(repeating: 0.57735027)
             let tan50 = SIMD8<Float>(repeating: 1.19175359), tan70 = SIMD8<Float>(repeating: 2.74747742)
-            for y in 0 ..< cy * cell {
+            for y in c1 > c0 ? yBegin ..< max(yBegin, yEnd) : 0 ..< 0 {
                 let row = y * w
                 let up = (y > 0 ? y - 1 : 0) * w
                 let down = (y + 1 < h ? y + 1 : h - 1) * w
                 // Interior pixels eight at a time: x - 1 >= 0 and x + 8 <= w - 1.
-                var x = 1
-                while x + 8 < w && x + 8 <= usedW {
+                let simdBegin = max(1, xBegin)
+                var x = simdBegin
+                while x + 8 < w && x + 8 <= xEnd {
                     let left = SIMD8<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: row + x - 1, as: SIMD8<UInt8>.self))
                     let right = SIMD8<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: row + x + 1, as: SIMD8<UInt8>.self))
                     let above = SIMD8<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: up + x, as: SIMD8<UInt8>.self))
@@ -91,19 +103,19 @@ public final class HOGExtractor {
                     UnsafeMutableRawPointer(bins.baseAddress! + x).storeBytes(of: b, as: SIMD8<Int32>.self)
                     x += 8
                 }
-                // The rest (first pixel and the right border) one by one, with clamped neighbours.
-                var xs = 0
-                while xs < usedW {
+                // The rest (the first pixel and the right border) one by one, with clamped neighbours.
+                @inline(__always) func single(_ xs: Int) {
                     let l = xs > 0 ? xs - 1 : 0
                     let r = xs + 1 < w ? xs + 1 : w - 1
                     let fx = Float(Int32(px[row + r]) - Int32(px[row + l]))
                     let fy = Float(Int32(px[down + xs]) - Int32(px[up + xs]))
                     mags[xs] = (fx * fx + fy * fy).squareRoot()
                     bins[xs] = hogOrientationBins(SIMD8(repeating: fx), SIMD8(repeating: fy))[0]
-                    xs = xs == 0 ? max(x, 1) : xs + 1
                 }
+                for xs in xBegin ..< simdBegin { single(xs) }
+                for xs in x ..< xEnd { single(xs) }
                 let histRow = (y / cell) * cx * 36
-                for c in 0 ..< cx {
+                for c in c0 ..< c1 {
                     let base = histRow + c * 36
                     let x0 = c * cell
                     hist[base + Int(bins[x0])] += mags[x0]

@@ -62,18 +62,19 @@ public final class HOGPyramid {
             let octave = k / levelsPerOctave
             let source = octaveImage(image, octave)
             while maps.count <= k { maps.append(HOGFeatureMap()); levelImages.append(GrayImage(width: 0, height: 0)) }
-            let scaled: GrayImage
-            if source.width == w && source.height == h {
-                scaled = source
+            if border > 0 {
+                // The level is made straight into its padded frame (no level-sized copy).
+                if source.width == w && source.height == h {
+                    Self.pad(source, border: border, into: &padded)
+                } else {
+                    resampler.resize(source, width: w, height: h, border: border, into: &padded)
+                }
+                extractor.compute(padded, into: &maps[k], blackBorder: border)
+            } else if source.width == w && source.height == h {
+                extractor.compute(source, into: &maps[k])
             } else {
                 resampler.resize(source, width: w, height: h, into: &levelImages[k])
-                scaled = levelImages[k]
-            }
-            if border > 0 {
-                Self.pad(scaled, border: border, into: &padded)
-                extractor.compute(padded, into: &maps[k])
-            } else {
-                extractor.compute(scaled, into: &maps[k])
+                extractor.compute(levelImages[k], into: &maps[k])
             }
             let level = Level(index: k, scaleX: Float(w) / Float(w0), scaleY: Float(h) / Float(h0), features: maps[k],
                               borderPixels: border)
@@ -86,14 +87,29 @@ public final class HOGPyramid {
     static func pad(_ image: GrayImage, border: Int, into out: inout GrayImage) {
         let w = image.width + 2 * border, h = image.height + 2 * border
         out.reshape(width: w, height: h)
+        clearFrame(of: &out, border: border)
         out.pixels.withUnsafeMutableBufferPointer { d in
-            d.update(repeating: 0)
             image.pixels.withUnsafeBufferPointer { s in
                 for y in 0 ..< image.height {
                     let to = (y + border) * w + border
                     UnsafeMutableBufferPointer(rebasing: d[to ..< to + image.width])
                         .update(fromContentsOf: UnsafeBufferPointer(rebasing: s[y * image.width ..< (y + 1) * image.width]))
                 }
+            }
+        }
+    }
+
+    /// Zeroes the outer `border` rows and columns of `image` (the frame `pad` leaves black), and
+    /// only those: the inside is about to be overwritten.
+    static func clearFrame(of image: inout GrayImage, border: Int) {
+        let w = image.width, h = image.height
+        let b = min(border, (h + 1) / 2), c = min(border, (w + 1) / 2)
+        image.pixels.withUnsafeMutableBufferPointer { d in
+            UnsafeMutableBufferPointer(rebasing: d[0 ..< b * w]).update(repeating: 0)
+            UnsafeMutableBufferPointer(rebasing: d[(h - b) * w ..< h * w]).update(repeating: 0)
+            for y in b ..< h - b {
+                UnsafeMutableBufferPointer(rebasing: d[y * w ..< y * w + c]).update(repeating: 0)
+                UnsafeMutableBufferPointer(rebasing: d[(y + 1) * w - c ..< (y + 1) * w]).update(repeating: 0)
             }
         }
     }

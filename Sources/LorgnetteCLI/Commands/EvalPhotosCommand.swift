@@ -53,6 +53,8 @@ struct EvalPhotosCommand: ParsableCommand {
     var pixelBudget = 6_000_000
     @Option(name: .customLong("border-cells"), help: "Black border around every pyramid level, in cells (0 = the plain detector).")
     var borderCells = 4
+    @Option(name: .customLong("detector-threshold"), help: "Window score a detection needs (default: the detector model's threshold); lower finds more faces and leaves more to the fit judge.")
+    var detectorThreshold: Float?
     @Option(name: .customLong("min-fit-score"), help: "Drop faces whose fit the judge scores below this (log-odds; -inf keeps every detection).")
     var minFitScore = PhotoFaceJudging.minimumFitScore
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
@@ -123,6 +125,7 @@ struct EvalPhotosCommand: ParsableCommand {
         let finder = PhotoFaceDetector(model: try HOGFaceDetectorModel(contentsOfFile: detector ?? ModelsDirectory.file("face-detector.fdet").path))
         finder.pixelBudget = pixelBudget
         finder.detector.borderCells = max(0, borderCells)
+        if let detectorThreshold { finder.detector.threshold = detectorThreshold }
         let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: PhotoDecoder())
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
         let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: PhotoDecoder()).faces
@@ -133,6 +136,8 @@ struct EvalPhotosCommand: ParsableCommand {
         var sceneNames: [String] = []
         var tally = Tally()
         var perScale: [String: Tally] = [:]
+        var causes = PhotoFailureCauses()
+        var causesPerScale: [String: PhotoFailureCauses] = [:]
         for (i, face) in loaded.faces.enumerated() {
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
@@ -161,12 +166,29 @@ struct EvalPhotosCommand: ParsableCommand {
                 let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
                 tally.add(result)
                 sceneNames.append("scene_\(tally.faces - 1)_\(label)")
+                if !json {
+                    let scene = PhotoFailureCauses.observe(image, truth: truth, detector: boxes.boxes, nme: result.errors?.io, cascade: cascade,
+                                                         finder: finder)
+                    causes.add(scene)
+                    causesPerScale[label, default: PhotoFailureCauses()].add(scene)
+                    if let cause = scene.cause {
+                        let best = scene.bestWindowScore.map { String(format: " (best window on it %.3f, threshold %.3f)", $0, finder.detector.threshold) } ?? ""
+                        printError("eval photos: \(sceneNames.last!) (\(face.name)) failed: \(cause.rawValue)\(best)\(scene.cutByEdge ? ", cut by the edge" : "")"
+                                   + (scene.overlapping.isEmpty ? "" : "; boxes over it instead: " + scene.overlapping.joined(separator: "; ")))
+                    }
+                }
                 if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore)) }
                 perScale[label, default: Tally()].add(result)
             }
             if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
         }
         report(tally, perScale: perScale, faces: loaded.faces.count)
+        if !json {
+            print(causes.summary)
+            for key in causesPerScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) {
+                print("  \(key): " + causesPerScale[key]!.summary)
+            }
+        }
         if baseline != nil, !json {
             print("baseline model \(baselineModel!): " + String(format: "NME io %.2f %%, failures %.2f %%", 100 * baselineTally.io.filter(\.isFinite).reduce(0, +) / Float(max(1, baselineTally.io.filter(\.isFinite).count)), 100 * Double(baselineTally.io.filter { !($0 <= 0.08) }.count) / Double(max(1, baselineTally.faces))))
         }
