@@ -113,7 +113,7 @@ public final class MeasurementSession {
             switch cardDetector.detect(in: image, landmarks: landmarks, cameraFromFace: cameraFromFace, camera: measurer.camera) {
             case .success(let card):
                 result.card = card
-                scale = MetricScale.card(card, cameraFromFace: cameraFromFace)
+                scale = MetricScale.card(card, cameraFromFace: cameraFromFace, camera: measurer.camera)
             case .failure(let f):
                 result.cardFailure = f
                 if case .tilted = f { cardTilted += 1 } else { cardNotFound += 1 }

@@ -46,18 +46,18 @@ public struct MetricScale: Sendable {
         MetricScale(method: .camera, pupilPlanePoint: cameraFromFace.translation, relativeSD: OcularConstants.headSizeRelativeSD)
     }
 
-    /// Card scale: the card's plane (from its pose) moved back along the face's z axis by the card's
-    /// stand-off in front of the pupils (`OcularConstants`). `relativeSD` combines the card pose's
-    /// own scale uncertainty with the stand-off's spread at that distance.
-    public static func card(_ card: CardObservation, cameraFromFace: RigidTransform) -> MetricScale {
+    /// Card scale: the card's plane (`CardPlane`: lean from the corners, yaw and roll from the face,
+    /// distance from the card's width; the corner homography's own plane when that is degenerate)
+    /// moved back along the face's z axis by the card's stand-off in front of the pupils
+    /// (`OcularConstants`). `relativeSD` combines the card's own scale uncertainty with the
+    /// stand-off's spread at that distance.
+    public static func card(_ card: CardObservation, cameraFromFace: RigidTransform, camera: CameraIntrinsics) -> MetricScale {
         let z = cameraFromFace.rotation.matrix.c2
         let standOff = card.placement == .forehead ? OcularConstants.foreheadCardInFrontOfPupilsMM : OcularConstants.underNoseCardInFrontOfPupilsMM
+        let plane = CardPlane(card: card, cameraFromFace: cameraFromFace, camera: camera) ?? CardPlane(cameraFromCard: card.cameraFromCard)
         // The pupils' plane point: the ray through the face origin meets the card plane, then step back.
-        let centre = card.cameraFromCard.translation
-        let n = card.cameraFromCard.rotation.matrix.c2
         let ray = cameraFromFace.translation.normalized
-        let t = n.dot(centre) / n.dot(ray)
-        let onCard = ray * t
+        let onCard = ray * (plane.offset / plane.normal.dot(ray))
         let point = onCard + z * standOff
         let distance = point.length
         let rel = (card.relativeScaleSD * card.relativeScaleSD

@@ -16,6 +16,8 @@ struct SyntheticRun {
     var truthNear: Double
     var truthFar: Double
     var result: FrameResult?
+    /// The tracked pose's depth (mm; nan when no face was tracked).
+    var trackedDepth = Double.nan
 }
 
 func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraIntrinsics, method: ScaleMethod,
@@ -44,7 +46,7 @@ func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraInt
                  angles.yaw, angles.pitch, FrameGate.viewAngles(cameraFromFace: pose).yaw, FrameGate.viewAngles(cameraFromFace: pose).pitch,
                  anchor.cameraFromFace.translation.z, pose.translation.z))
     let r = s.process(image, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace)
-    return SyntheticRun(truthNear: truth.near, truthFar: truth.far, result: r)
+    return SyntheticRun(truthNear: truth.near, truthFar: truth.far, result: r, trackedDepth: anchor.cameraFromFace.translation.z)
 }
 
 func pose(yaw: Double, pitch: Double, distance: Double, x: Double = 0, y: Double = 0) -> RigidTransform {

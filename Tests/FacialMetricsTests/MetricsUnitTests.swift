@@ -176,6 +176,43 @@ struct MetricsUnitTests {
         #expect(abs(pose.rotation.matrix.c2.dot(truth.rotation.matrix.c2) - 1) < 1e-6)
     }
 
+    /// The card scale's pupils' plane with the corner errors the detector made on the rendered head at
+    /// yaw −5°, pitch −10° (each within 0.5 px of the truth): the corner homography's own plane puts
+    /// it 5.3 mm too near (far PD −0.64 mm), `CardPlane` 1.9 mm (−0.27 mm; what is left is the
+    /// corners' lean, ≈ 1.2° here).
+    @Test("card scale: corners half a pixel off do not tip the pupils' plane", arguments: [false, true])
+    func cardPlaneFromNoisyCorners(faceYawOff: Bool) throws {
+        let camera = CameraIntrinsics(horizontalFOVDegrees: 60, width: 1280, height: 720)
+        let face = RigidTransform(rotation: EulerAngles(degreesPitch: -10, yaw: -5, roll: 0).rotation, translation: SIMD3(10, -10, 520))
+        let hw = CardObservation.widthMM / 2, hh = CardObservation.heightMM / 2
+        let centre = SIMD3(0, -53.5, -OcularConstants.foreheadCardInFrontOfPupilsMM)
+        let noise: [SIMD2<Double>] = [SIMD2(0.03, -0.11), SIMD2(0.09, 0.02), SIMD2(0.16, -0.39), SIMD2(-0.32, 0.49)]
+        let corners = [SIMD3(-hw, -hh, 0), SIMD3(hw, -hh, 0), SIMD3(hw, hh, 0), SIMD3(-hw, hh, 0)].enumerated().map {
+            camera.project(face.apply(centre + $0.element)) + noise[$0.offset]
+        }
+        let pose = try #require(CardDetector.pose(corners: corners, camera: camera))
+        let card = CardObservation(corners: corners, cameraFromCard: pose, placement: .forehead, relativeScaleSD: 0.003, tiltDegrees: 0)
+        // A tracked pose whose yaw is 2° off (the tracker's error on the rendered head): the card's
+        // width and the pupils' separation are both measured in its plane, so the PD does not move.
+        let tracked = faceYawOff ? RigidTransform(rotation: Rotation(axis: SIMD3(0, 1, 0), angle: 2 * .pi / 180) * face.rotation, translation: face.translation) : face
+        let scale = MetricScale.card(card, cameraFromFace: tracked, camera: camera)
+        let z = face.rotation.matrix.c2
+        // The pupils' plane (the face origin's), at the face origin's line of sight.
+        #expect(abs(z.dot(scale.pupilPlanePoint) - z.dot(face.translation)) < 2.5, "pupils' plane \(z.dot(scale.pupilPlanePoint) - z.dot(face.translation)) mm off")
+        // The PD of two pupils 62 mm apart (eyes on the camera) through this scale.
+        let meanFace = try #require(Fixtures.face)
+        let measurer = FaceMeasurer(face: meanFace, camera: camera)
+        let pupils = EyeRotationModel().pupils(centres: [SIMD3(-31, 0, 10.45), SIMD3(31, 0, 10.45)].map { face.apply($0) }, fixating: .zero)
+        func eye(_ p: SIMD3<Double>) -> RefinedEye {
+            let px = camera.project(p)
+            return RefinedEye(pupil: SIMD2(Float(px.x), Float(px.y)), source: .limbus, irisDiameterPx: 25, isOpen: true, aspectRatio: 0.3,
+                              limbusContrast: 20, limbusResidualPx: 0.2)
+        }
+        let landmarks = meanFace.landmarks.map { q -> SIMD2<Float> in let p = camera.project(face.apply(q)); return SIMD2(Float(p.x), Float(p.y)) }
+        let m = try #require(measurer.measure(landmarks: landmarks, cameraFromFace: tracked, eyes: [eye(pupils[0]), eye(pupils[1])], scale: scale))
+        #expect(abs(m.pdFar - 62) < 0.35, "far PD \(m.pdFar) mm for 62")
+    }
+
     @Test("the gate measures angles against the line of sight")
     func gateAngles() {
         // Off to the side but facing the camera: the face's z axis is along the ray to it.

@@ -26,6 +26,8 @@ struct TurnedHeadTests {
         /// correction alone, same pupils and card): nil when not measured.
         var error, geometryError: Double?
         var tracked: (yaw: Double, pitch: Double)
+        /// The tracked pose against the rendered one: view yaw and pitch (degrees), depth (mm).
+        var poseError: (yaw: Double, pitch: Double, depth: Double) = (.nan, .nan, .nan)
     }
 
     /// Far PD error (mm) per rendered pose, with a gate wide open so the correction itself is measured
@@ -44,8 +46,10 @@ struct TurnedHeadTests {
                 var row = Row(yaw: yaw, pitch: pitch, error: nil, geometryError: nil, tracked: (.nan, .nan))
                 if let r = run.result {
                     row.tracked = (r.yawDegrees, r.pitchDegrees)
+                    let rendered = FrameGate.viewAngles(cameraFromFace: p)
+                    row.poseError = (r.yawDegrees - rendered.yaw, r.pitchDegrees - rendered.pitch, run.trackedDepth - p.translation.z)
                     row.error = r.measurement.map { $0.pdFar - run.truthFar }
-                    let scale: MetricScale? = method == .camera ? .camera(cameraFromFace: p) : r.card.map { .card($0, cameraFromFace: p) }
+                    let scale: MetricScale? = method == .camera ? .camera(cameraFromFace: p) : r.card.map { .card($0, cameraFromFace: p, camera: camera) }
                     if r.measurement != nil, let scale {
                         let exact = s.measurer.measure(landmarks: [SIMD2<Float>](repeating: .zero, count: 68), cameraFromFace: p, eyes: r.eyePair, scale: scale)
                         row.geometryError = exact.map { $0.pdFar - run.truthFar }
@@ -58,7 +62,8 @@ struct TurnedHeadTests {
             }
         }
         func mm(_ v: Double?) -> String { v.map { String(format: "%+.2f", $0) } ?? "  —  " }
-        let table = out.map { String(format: "%+4.0f %+4.0f  tracked %+6.1f %+6.1f  ", $0.yaw, $0.pitch, $0.tracked.yaw, $0.tracked.pitch)
+        let table = out.map { String(format: "%+4.0f %+4.0f  tracked %+6.1f %+6.1f (off %+4.1f° %+4.1f°, depth %+5.1f mm)  ", $0.yaw, $0.pitch, $0.tracked.yaw, $0.tracked.pitch,
+                                     $0.poseError.yaw, $0.poseError.pitch, $0.poseError.depth)
                               + "error \(mm($0.error)) mm, with the rendered pose \(mm($0.geometryError)) mm" }
         print("turned heads, \(method.rawValue) scale (rendered Euler yaw, pitch; tracked view angles; far PD error):\n" + table.joined(separator: "\n"))
         return out
@@ -74,20 +79,24 @@ struct TurnedHeadTests {
         }
     }
 
-    @Test("camera scale over yaw ±15°, pitch ±10°: the correction within 0.25 mm", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
+    @Test("camera scale over yaw ±15°, pitch ±10°: the correction within 0.25 mm, the whole path within 1.25 mm", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
     func cameraScale() throws {
-        // Measured (issue 24): rendered pose ≤ 0.15 mm; tracked −1.67…+0.97 mm, the PnP depth's error
-        // on this head (510–528 mm for 520).
-        Self.check(try Self.sweep(.camera), geometryLimit: 0.25, trackedLimit: 2.0)
+        // Measured (session 31): rendered pose −0.11…+0.05 mm; tracked −1.09…+0.67 mm. The issue's
+        // 0.5 mm is not reached on the tracked path: the PnP pose on this head reads yaw 0.1–2.5° low,
+        // pitch up to 7.7° off and depth −5.3…+9.6 mm, because the landmarks sit 1–5 px from where
+        // the mean face projects (eye corners ≈ 2 px low, nose 2–5 px high, jaw 4–7 px), and no
+        // weighting of the 68 points (jaw, mouth, brows down; eyes and nose only) nor a depth from
+        // the eye-corner span kept every pose within 0.5 mm (see the README).
+        Self.check(try Self.sweep(.camera), geometryLimit: 0.25, trackedLimit: 1.25)
     }
 
-    @Test("card scale over yaw ±15°, pitch ±10°: the correction within 0.75 mm, the whole path within 1 mm", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
+    @Test("card scale over yaw ±15°, pitch ±10°: within 0.5 mm with the rendered and with the tracked pose", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
     func cardScale() throws {
-        // Measured (stop 30, after the limbus fit's lid and gamma fixes, the card search between long
-        // sides and the retrained landmark model): rendered pose −0.71…+0.05 mm, worst at yaw −5°,
-        // pitch −10° (card corners and pupils; it was ≤ 0.59 mm before), tracked −0.78…+0.25 mm
-        // (was ≤ 0.84 mm).
-        Self.check(try Self.sweep(.card), geometryLimit: 0.75, trackedLimit: 1.0)
+        // Measured (session 31, `CardPlane`: the card's lean from its corners, yaw and roll from the
+        // face, distance from its width): rendered pose −0.31…+0.07 mm, tracked −0.30…+0.07 mm. With
+        // the corner homography's own plane they were −0.71…+0.05 and −0.78…+0.25 mm (its normal up
+        // to 3.1° off from corners within 0.5 px, worst at yaw −5°, pitch −10°).
+        Self.check(try Self.sweep(.card), geometryLimit: 0.5, trackedLimit: 0.5)
     }
 }
 }
