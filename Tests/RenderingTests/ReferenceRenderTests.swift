@@ -33,6 +33,10 @@ import Testing
 /// by up to 9 %): pixel centres within that rounding of an edge, and depth ties between the rims and
 /// the lenses in their grooves, flipped (64 of 23,961 and 228 of 26,712 channels moved by more than
 /// 2 levels; isolated light pixels 20 to 19 and 11 to 6).
+/// A sixth time when filtered triangles' highlights took the lobe of the widened roughness
+/// (`Shading.widened`) instead of the material's sharp lobe faded by the filter: the thin tubes'
+/// key-light highlight is spread over the pixel as a broad sheen (3,878 of 23,961 and 1,670 of
+/// 26,712 channels moved by more than 2 levels; isolated light pixels 19 to 15 and 6 to 6).
 struct ReferenceRenderTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
