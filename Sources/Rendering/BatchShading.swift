@@ -95,6 +95,42 @@ enum Shading8 {
         return zero.replacing(with: value, where: live)
     }
 
+    /// `Shading.specular` with a shininess per lane (the filtered triangles' widened roughness).
+    @inline(__always) static func specular(nx: SIMD8<Float>, ny: SIMD8<Float>, nz: SIMD8<Float>,
+                                           vx: SIMD8<Float>, vy: SIMD8<Float>, vz: SIMD8<Float>,
+                                           l: SIMD3<Float>, shininess: SIMD8<Float>) -> SIMD8<Float> {
+        let zero = SIMD8<Float>(repeating: 0)
+        let ndl = nx * l.x + ny * l.y + nz * l.z
+        let hx = vx + l.x, hy = vy + l.y, hz = vz + l.z
+        let s = dot(nx, ny, nz, hx, hy, hz)
+        var live = (ndl .> zero) .& (s .> zero)
+        let cutoff = 1 - 16 / shininess
+        let h2 = dot(hx, hy, hz, hx, hy, hz)
+        live .&= .!((cutoff .> zero) .& (s * s .< (cutoff * cutoff * 0.9998) * h2))
+        guard any(live) else { return zero }
+        let inv = 1 / h2.squareRoot()
+        let ndh = s * inv
+        live .&= ndh .> zero
+        var t = max(zero, 1 - (1 - ndh) * shininess * (1 / 16 as Float))
+        t *= t; t *= t; t *= t; t *= t
+        let value = t * ((shininess + 8) * (1 / (8 * Float.pi))) * ndl
+        return zero.replacing(with: value, where: live)
+    }
+
+    /// `Shading.shininess`, lane by lane.
+    @inline(__always) static func shininess(roughness: SIMD8<Float>) -> SIMD8<Float> {
+        let r = max(roughness, SIMD8<Float>(repeating: 0.04))
+        let alpha = r * r
+        return max(SIMD8<Float>(repeating: 1), min(SIMD8<Float>(repeating: 512), 2 / (alpha * alpha) - 2))
+    }
+
+    /// `Shading.lensShininess`, lane by lane.
+    @inline(__always) static func lensShininess(roughness: SIMD8<Float>, cap: Float) -> SIMD8<Float> {
+        let r = max(roughness, SIMD8<Float>(repeating: 0.02))
+        let alpha = r * r
+        return max(SIMD8<Float>(repeating: 1), min(SIMD8<Float>(repeating: cap), 2 / (alpha * alpha) - 2))
+    }
+
     /// The environment colour along r (`Lighting.environment`), one channel.
     @inline(__always) static func environmentBlend(_ ry: SIMD8<Float>) -> SIMD8<Float> {
         let t = min(max(0.5 - 1.2 * ry, SIMD8<Float>(repeating: 0)), SIMD8<Float>(repeating: 1))

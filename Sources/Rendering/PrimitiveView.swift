@@ -46,6 +46,10 @@ struct PrimitiveView {
     ///
     /// A flat triangle (its three vertex normals equal) returns `Shading.flat` (−1): nothing to
     /// filter, and its normal is left as the file gives it (see `Shading.visibleNormal`).
+    ///
+    /// The shaders use it two ways: the mirror reflection fades towards the environment's mean by
+    /// this share, and the key light's highlight is drawn with the lobe of the widened roughness
+    /// (`Shading.widened`), on surfaces and on lenses alike.
     @inline(__always)
     func normalFilter(_ i0: Int, _ i1: Int, _ i2: Int, roughness: Float) -> Float {
         let s0 = screen[i0], s1 = screen[i1], s2 = screen[i2]
@@ -141,6 +145,19 @@ enum Shading {
     @inline(__always) static func shininess(roughness: Float) -> Float {
         let alpha = max(roughness, 0.04) * max(roughness, 0.04)
         return max(1, min(512, 2 / (alpha * alpha) - 2))
+    }
+
+    /// The Blinn-Phong exponent of a polished lens's glint (`LensShader`): a finer roughness floor
+    /// than `shininess` and a cap up to 4096 (within about 3° of the mirror direction).
+    @inline(__always) static func lensShininess(roughness: Float, cap: Float) -> Float {
+        let alpha = max(roughness, 0.02) * max(roughness, 0.02)
+        return max(1, min(cap, 2 / (alpha * alpha) - 2))
+    }
+
+    /// The roughness `PrimitiveView.normalFilter` widened `roughness` to: the filter is the share
+    /// of the way from `roughness` to 1.
+    @inline(__always) static func widened(roughness: Float, filter: Float) -> Float {
+        roughness + filter * (1 - roughness)
     }
 
     /// Energy-normalised Blinn-Phong lobe, times n·l.

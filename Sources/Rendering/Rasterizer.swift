@@ -207,10 +207,20 @@ struct TriangleEdges {
         let s: Float = area2 > 0 ? 1 : -1
         var a = SIMD3<Float>(y1 - y2, y2 - y0, y0 - y1) * s
         var b = SIMD3<Float>(x2 - x1, x0 - x2, x1 - x0) * s
-        var c = SIMD3<Float>(x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0) * s
         let lengths = (a * a + b * b).squareRoot()
         guard lengths.min() > 0 else { return nil }
-        a /= lengths; b /= lengths; c /= lengths
+        a /= lengths; b /= lengths
+        // Each edge's offset from its midpoint, not from the cross products x1 y2 − x2 y1: those
+        // are products of pixel coordinates (~10⁵ at 1280x960) whose float rounding (~0.03 px) is a
+        // large part of a sub-pixel triangle. The barycentrics then summed to 0.9 or 1.1 and 1/z,
+        // extrapolated, put a pixel of a tiny rim triangle 1–9 % nearer than it is, in front of the
+        // lens that covers it: most of the lone light "speckles" inside the Khronos sunglasses'
+        // lenses (issue 23). Here each term is about |x|·2⁻²⁴ ≈ 10⁻⁴ px. The midpoint (not one
+        // corner) keeps a shared edge's function exactly the negation of its neighbour's, as the
+        // cross products did, so no pixel centre on it falls between the two triangles (one
+        // corner each way left a pixel-sized hole in a Khronos lens).
+        let mx = SIMD3<Float>(x1 + x2, x2 + x0, x0 + x1) * 0.5, my = SIMD3<Float>(y1 + y2, y2 + y0, y0 + y1) * 0.5
+        let c = -(a * mx + b * my)
         let k = lengths / abs(area2)
         minX = bx0; maxX = bx1; minY = by0; maxY = by1
         a0 = a.x; a1 = a.y; a2 = a.z; b0 = b.x; b1 = b.y; b2 = b.z; c0 = c.x; c1 = c.y; c2 = c.z

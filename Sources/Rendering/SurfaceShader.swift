@@ -63,8 +63,14 @@ struct SurfaceShader: FragmentShader {
         var color = base * (1 - metallic) * diffuseLight
         // Where one pixel spans a wide range of normals (thin rims), the highlight and the mirror
         // image average out: fade them towards the environment's mean (`PrimitiveView.normalFilter`).
-        let filter = varying.normalFilter, keepSharp = confidence * (1 - filter)
-        color += f0 * lighting.color * (Shading.specular(n: n, v: v, l: lighting.direction, shininess: shininess) * keepSharp)
+        // The key light's highlight is the lobe of the widened roughness, not the material's lobe
+        // faded by the filter: that left a few per cent of a peak 20 times the light (Blinn-Phong
+        // at the 512 cap) where a pixel centre met the mirror direction, a lone light pixel on the
+        // Khronos rims (issue 23). The widened, energy-normalised lobe is the highlight averaged
+        // over the pixel's normals (Tokuyoshi & Kaplanyan 2019).
+        let filter = varying.normalFilter
+        let lobe = min(shininess, Shading.shininess(roughness: Shading.widened(roughness: material.roughness, filter: filter)))
+        color += f0 * lighting.color * (Shading.specular(n: n, v: v, l: lighting.direction, shininess: lobe) * confidence)
         let r = Shading.reflect(v, n)
         let env = lighting.environment(r) * (sharp * (1 - filter)) + blurredEnvironment + averageEnvironment * filter
         color += env * Shading.schlick(f0, (n * v).sum()) * reflectionWeight
@@ -100,7 +106,9 @@ extension SurfaceShader: BatchShader {
         let f0r = f0Dielectric + br * metallic, f0g = f0Dielectric + bg * metallic, f0b = f0Dielectric + bb * metallic
         var cr = br * dielectric * q.dr, cg = bg * dielectric * q.dg, cb = bb * dielectric * q.db
         let keepSharp = 1 - filter
-        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: shininess) * (confidence * keepSharp)
+        let roughness = material.roughness
+        let lobe = Shading8.min(SIMD8<Float>(repeating: shininess), Shading8.shininess(roughness: roughness + filter * (1 - roughness)))
+        let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: lobe) * confidence
         let lc = lighting.color
         cr += f0r * lc.x * spec; cg += f0g * lc.y * spec; cb += f0b * lc.z * spec
         let ndv = Shading8.dot(nx, ny, nz, vx, vy, vz)

@@ -28,6 +28,15 @@ import Testing
 /// the thin tubes' highlights and mirror reflections are averaged over each pixel's spread of
 /// normals (5,519 of 23,500 and 2,704 of 26,700 channels moved by more than 2 levels; isolated light
 /// pixels by the SpeckleTests measure went from 30 to 20 and from 22 to 11).
+/// A fifth time when `TriangleEdges` took each edge's offset from its midpoint instead of from
+/// cross products of pixel coordinates (their rounding, ~0.03 px, moved 1/z of sub-pixel triangles
+/// by up to 9 %): pixel centres within that rounding of an edge, and depth ties between the rims and
+/// the lenses in their grooves, flipped (64 of 23,961 and 228 of 26,712 channels moved by more than
+/// 2 levels; isolated light pixels 20 to 19 and 11 to 6).
+/// A sixth time when filtered triangles' highlights took the lobe of the widened roughness
+/// (`Shading.widened`) instead of the material's sharp lobe faded by the filter: the thin tubes'
+/// key-light highlight is spread over the pixel as a broad sheen (3,878 of 23,961 and 1,670 of
+/// 26,712 channels moved by more than 2 levels; isolated light pixels 19 to 15 and 6 to 6).
 struct ReferenceRenderTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
