@@ -3,7 +3,10 @@
 # (`lorgnette eval card`: perspective, anti-aliased rounded corners, motion blur, the forehead's
 # light, sensor noise, JPEG), the card detector's corners against the drawn ones, tilted cards
 # (20° about the face's x axis) rejected, and `measure --scale card` on each composited clip (one PD
-# with its band; the iris-scale PD of the same clip beside it). Needs python3 and a release build:
+# with its band; the iris-scale PD of the same clip beside it). The detector reads the composited
+# frames in colour, as `measure --scale card` hands them to it, and `eval card` prints its thread CPU
+# per frame (add `--edges luma` to an `eval card` line for the grey-only detector). Needs python3
+# and a release build:
 #   swift build -c release --product lorgnette
 #   Bench/RealClips/card_composite.sh [../shared/data/videos/*.mjpeg]
 set -euo pipefail

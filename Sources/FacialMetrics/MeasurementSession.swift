@@ -92,7 +92,11 @@ public final class MeasurementSession {
         continuity.reset()
     }
 
-    public func process(_ image: GrayImage, landmarks: [SIMD2<Float>], cameraFromFace: RigidTransform) -> FrameResult {
+    /// `colour` gives the frame in colour (the size of `image`) if the caller can: it is asked for only
+    /// when the card scale looks for the card (a card side can be an edge only in colour, `CardPixels`),
+    /// so the other scales and frames the gate refuses never decode colour.
+    public func process(_ image: GrayImage, colour: () -> RGBImage? = { nil }, landmarks: [SIMD2<Float>],
+                        cameraFromFace: RigidTransform) -> FrameResult {
         framesSeen += 1
         framesWithFace += 1
         let eyes = continuity.apply(refiner.refinePair(image, landmarks: landmarks), landmarks: landmarks)
@@ -110,7 +114,7 @@ public final class MeasurementSession {
         case .iris: scale = MetricScale.iris(eyes: eyes, camera: measurer.camera)
         case .camera: scale = MetricScale.camera(cameraFromFace: cameraFromFace)
         case .card:
-            switch cardDetector.detect(in: image, landmarks: landmarks, cameraFromFace: cameraFromFace, camera: measurer.camera) {
+            switch cardDetector.detect(in: image, colour: colour(), landmarks: landmarks, cameraFromFace: cameraFromFace, camera: measurer.camera) {
             case .success(let card):
                 result.card = card
                 scale = MetricScale.card(card, cameraFromFace: cameraFromFace, camera: measurer.camera)

@@ -66,6 +66,15 @@ public func bilinear(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: 
     return c.interpolate(table[Int(px[c.i])], table[Int(px[c.i + c.dx])], table[Int(px[c.i + c.dy])], table[Int(px[c.i + c.dy + c.dx])])
 }
 
+/// `bilinear` of an interleaved RGB image (`px` holds `3 * w * h` bytes): the three channels at one
+/// sub-pixel point, same addressing and arithmetic as the gray form (the card's colour edge fit).
+@inlinable @inline(__always)
+public func bilinearRGB(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Float, _ y: Float) -> SIMD3<Float> {
+    let c = BilinearCell(w, h, x, y)
+    func at(_ i: Int) -> SIMD3<Float> { SIMD3(Float(px[3 * i]), Float(px[3 * i + 1]), Float(px[3 * i + 2])) }
+    return c.interpolate3(at(c.i), at(c.i + c.dx), at(c.i + c.dy), at(c.i + c.dy + c.dx))
+}
+
 /// Where a bilinear sample falls: the top-left pixel's index, the steps to its right and lower
 /// neighbours (0 at the border) and the fractions between them.
 @usableFromInline
@@ -88,6 +97,13 @@ struct BilinearCell {
 
     @inlinable @inline(__always)
     func interpolate(_ p00: Float, _ p01: Float, _ p10: Float, _ p11: Float) -> Float {
+        let top = p00 + (p01 - p00) * ax
+        let bottom = p10 + (p11 - p10) * ax
+        return top + (bottom - top) * ay
+    }
+
+    @inlinable @inline(__always)
+    func interpolate3(_ p00: SIMD3<Float>, _ p01: SIMD3<Float>, _ p10: SIMD3<Float>, _ p11: SIMD3<Float>) -> SIMD3<Float> {
         let top = p00 + (p01 - p00) * ax
         let bottom = p10 + (p11 - p10) * ax
         return top + (bottom - top) * ay

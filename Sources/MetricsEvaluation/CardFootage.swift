@@ -16,8 +16,9 @@ import PoseEstimation
 /// Per frame: the face is tracked on the original frame (smoothed, as the try-on follows it) and
 /// `composite` draws the card in that pose, blurred over the exposure (`shutter` of the frame interval,
 /// the motion taken from the last frame's pose), lit as the skin of the nose bridge; sensor noise;
-/// the frame is compressed (`encode`, an adapter the caller injects) and decoded again (`decode`); that
-/// frame is tracked again as `lorgnette measure` tracks (unsmoothed) and `CardDetector` runs on it.
+/// the frame is compressed (`encode`, an adapter the caller injects) and decoded again (`decode`; in
+/// colour too with `decodeColour`, as `measure --scale card` hands the detector the frame's colour);
+/// that frame is tracked again as `lorgnette measure` tracks (unsmoothed) and `CardDetector` runs on it.
 /// Not thread-safe.
 public final class CardFootage {
     public var composite: CardComposite
@@ -30,6 +31,7 @@ public final class CardFootage {
     let configuration: FaceTrackerConfiguration
     let encode: (RGBImage) -> [UInt8]
     let decode: ([UInt8]) -> GrayImage?
+    let decodeColour: (([UInt8]) -> RGBImage?)?
     private var place: FaceTracker?
     private var find: FaceTracker?
     private var previous: RigidTransform?
@@ -46,6 +48,9 @@ public final class CardFootage {
         public var visible: Bool
         /// The detector's answer (nil: no face tracked on the composited frame).
         public var detection: Result<CardObservation, CardDetector.Failure>?
+        /// Thread CPU seconds of the card detector's `detect` on this frame (with its colour decode,
+        /// which `measure` pays only for the card search too); nil when it did not run.
+        public var detectorSeconds: Double?
         /// The head's view angles on the composited frame as `measure` tracks it (degrees,
         /// `FrameGate.viewAngles`; nil without a face): whether `measure` would look at this frame.
         public var viewAngles: (yaw: Double, pitch: Double)?
@@ -58,7 +63,8 @@ public final class CardFootage {
 
     public init(composite: CardComposite, faceDetector: any FaceDetector, landmarkModel: any LandmarkModel, face: MeanFace,
                 configuration: FaceTrackerConfiguration, seed: UInt64 = 3,
-                encode: @escaping (RGBImage) -> [UInt8], decode: @escaping ([UInt8]) -> GrayImage?) {
+                encode: @escaping (RGBImage) -> [UInt8], decode: @escaping ([UInt8]) -> GrayImage?,
+                decodeColour: (([UInt8]) -> RGBImage?)? = nil) {
         self.composite = composite
         self.faceDetector = faceDetector
         self.landmarkModel = landmarkModel
@@ -66,6 +72,7 @@ public final class CardFootage {
         self.configuration = configuration
         self.encode = encode
         self.decode = decode
+        self.decodeColour = decodeColour
         rng = SplitMix64(seed: seed)
         gradient = SIMD2(rng.uniform(-0.15, 0.15), rng.uniform(-0.1, 0.1))
     }
@@ -101,9 +108,20 @@ public final class CardFootage {
         var out = Frame(jpeg: jpeg, truth: truth, visible: visible, detection: nil, viewAngles: nil)
         if let seen = decode(jpeg), let a = Self.largest(find!.process(seen, timestampSeconds: time)) {
             out.viewAngles = FrameGate.viewAngles(cameraFromFace: a.cameraFromFace)
-            out.detection = detector.detect(in: seen, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace, camera: camera)
+            let t0 = Self.threadSeconds()
+            let colour = decodeColour?(jpeg)
+            out.detection = detector.detect(in: seen, colour: colour, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace, camera: camera)
+            out.detectorSeconds = Self.threadSeconds() - t0
         }
         return out
+    }
+
+    /// CPU time of the calling thread (as `Pipeline.ThreadCPUClock`, which this module does not link):
+    /// the detector's own cost, not the time it waited for one of the shared cores.
+    static func threadSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     static func largest(_ anchors: [FaceAnchor]) -> FaceAnchor? {

@@ -168,7 +168,7 @@ public final class FramePipeline: @unchecked Sendable {
 
         var measured: (report: MeasurementReport?, frame: FrameResult?)?
         if mode == .metrics {
-            measured = measureSession(anchors, camera: tracker.camera)
+            measured = measureSession(anchors, frame: frame, camera: tracker.camera)
         } else if configuration.measureFaces || (mode == .tryOn && configuration.overlay.metrics) {
             measured = measure(anchors, camera: tracker.camera).map { ($0.report, $0.frame) }
         }
@@ -314,14 +314,20 @@ public final class FramePipeline: @unchecked Sendable {
     }
 
     /// The `metrics` mode: the largest face into the caller's session (timed apart from the track).
-    private func measureSession(_ anchors: [FaceAnchor], camera: CameraIntrinsics) -> (report: MeasurementReport?, frame: FrameResult?)? {
+    /// The session asks for the frame in colour only when it looks for a card; it is decoded then into
+    /// `canvas`, which this mode otherwise leaves unused (so no buffer is made per frame).
+    private func measureSession(_ anchors: [FaceAnchor], frame: Frame, camera: CameraIntrinsics) -> (report: MeasurementReport?, frame: FrameResult?)? {
         guard let session = metricsSession else { return nil }
         guard let a = anchors.max(by: { $0.box.width < $1.box.width }) else {
             session.noteFrameWithoutFace()
             return (nil, nil)
         }
         session.measurer.camera = camera
-        return (nil, session.process(gray, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace))
+        let colour = { [self] () -> RGBImage? in
+            do { try PayloadDecoding.colour(of: frame.payload, decoder: decoder, into: &canvas) } catch { return nil }
+            return canvas
+        }
+        return (nil, session.process(gray, colour: colour, landmarks: a.landmarks, cameraFromFace: a.cameraFromFace))
     }
 
     private func noteTrackTime(_ seconds: Double) {
