@@ -72,27 +72,12 @@ enum Shading8 {
         return m2 * m2 * m
     }
 
-    /// `Shading.specular` for unit normals n and view directions v, key light direction l.
+    /// `Shading.specular` for unit normals n and view directions v, key light direction l: the
+    /// per-lane form below with one shininess (the same arithmetic, lane for lane).
     @inline(__always) static func specular(nx: SIMD8<Float>, ny: SIMD8<Float>, nz: SIMD8<Float>,
                                            vx: SIMD8<Float>, vy: SIMD8<Float>, vz: SIMD8<Float>,
                                            l: SIMD3<Float>, shininess: Float) -> SIMD8<Float> {
-        let zero = SIMD8<Float>(repeating: 0)
-        let ndl = nx * l.x + ny * l.y + nz * l.z
-        let hx = vx + l.x, hy = vy + l.y, hz = vz + l.z
-        let s = dot(nx, ny, nz, hx, hy, hz)
-        var live = (ndl .> zero) .& (s .> zero)
-        let cutoff = 1 - 16 / shininess
-        let h2 = dot(hx, hy, hz, hx, hy, hz)
-        if cutoff > 0 { live .&= .!(s * s .< (cutoff * cutoff * 0.9998) * h2) }
-        // Most pixels of a sharp lobe are out of it: skip the square root and power for them all.
-        guard any(live) else { return zero }
-        let inv = 1 / h2.squareRoot()
-        let ndh = s * inv
-        live .&= ndh .> zero
-        var t = max(zero, 1 - (1 - ndh) * shininess * (1 / 16 as Float))
-        t *= t; t *= t; t *= t; t *= t
-        let value = t * ((shininess + 8) * (1 / (8 * Float.pi))) * ndl
-        return zero.replacing(with: value, where: live)
+        specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: l, shininess: SIMD8<Float>(repeating: shininess))
     }
 
     /// `Shading.specular` with a shininess per lane (the filtered triangles' widened roughness).
@@ -107,6 +92,7 @@ enum Shading8 {
         let cutoff = 1 - 16 / shininess
         let h2 = dot(hx, hy, hz, hx, hy, hz)
         live .&= .!((cutoff .> zero) .& (s * s .< (cutoff * cutoff * 0.9998) * h2))
+        // Most pixels of a sharp lobe are out of it: skip the square root and power for them all.
         guard any(live) else { return zero }
         let inv = 1 / h2.squareRoot()
         let ndh = s * inv
