@@ -104,17 +104,15 @@ enum Shading8 {
     }
 
     /// `Shading.shininess`, lane by lane.
-    @inline(__always) static func shininess(roughness: SIMD8<Float>) -> SIMD8<Float> {
-        let r = max(roughness, SIMD8<Float>(repeating: 0.04))
-        let alpha = r * r
-        return max(SIMD8<Float>(repeating: 1), min(SIMD8<Float>(repeating: 512), 2 / (alpha * alpha) - 2))
-    }
-
-    /// `Shading.lensShininess`, lane by lane.
-    @inline(__always) static func lensShininess(roughness: SIMD8<Float>, cap: Float) -> SIMD8<Float> {
-        let r = max(roughness, SIMD8<Float>(repeating: 0.02))
+    @inline(__always) static func shininess(roughness: SIMD8<Float>, floor: Float = 0.04, cap: Float = 512) -> SIMD8<Float> {
+        let r = max(roughness, SIMD8<Float>(repeating: floor))
         let alpha = r * r
         return max(SIMD8<Float>(repeating: 1), min(SIMD8<Float>(repeating: cap), 2 / (alpha * alpha) - 2))
+    }
+
+    /// `Shading.widened`, lane by lane.
+    @inline(__always) static func widened(roughness: Float, filter: SIMD8<Float>) -> SIMD8<Float> {
+        roughness + filter * (1 - roughness)
     }
 
     /// The environment colour along r (`Lighting.environment`), one channel.

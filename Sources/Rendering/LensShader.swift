@@ -37,7 +37,7 @@ struct LensShader: FragmentShader {
         self.f0 = max(0.04, r * r)
         // A polished lens mirrors a lamp as a small glint, not a soft blob: its lobe may be far
         // sharper than the 512 cap of rougher surfaces (4096: within about 3° of the mirror direction).
-        self.shininess = Shading.lensShininess(roughness: material.roughness, cap: min(4096, lighting.maxShininess))
+        self.shininess = Shading.shininess(roughness: material.roughness, floor: Shading.lensRoughnessFloor, cap: min(4096, lighting.maxShininess))
         // Below 1 % the scattered light is invisible: skip it (and its interpolation) per pixel.
         let scatter = (1 - material.transmission) * material.roughness
         self.scatter = scatter < 0.01 ? 0 : scatter
@@ -71,7 +71,8 @@ struct LensShader: FragmentShader {
         // The glint's lobe is widened by the triangle's spread of normals across the pixel, as on
         // surfaces (`SurfaceShader`): the sharp lobe (up to 4096) on a small, strongly curved
         // clear part (the Khronos nose pads) lit one pixel at full white (issue 23).
-        let lobe = Shading.lensShininess(roughness: Shading.widened(roughness: material.roughness, filter: varying.normalFilter), cap: shininess)
+        let lobe = Shading.shininess(roughness: Shading.widened(roughness: material.roughness, filter: varying.normalFilter),
+                                     floor: Shading.lensRoughnessFloor, cap: shininess)
         reflected += lighting.color * Shading.specular(n: n, v: v, l: lighting.direction, shininess: lobe) * f0
         let add = scatter > 0 ? reflected + tint * scatter * diffuseLight * (one - fresnel) : reflected
         return Fragment(add: add * alpha, multiply: one - alpha + transmitted * alpha)
@@ -102,8 +103,8 @@ extension LensShader: BatchShader {
         let blendT = Shading8.environmentBlend(ry)
         let g = lighting.ground, sg = lighting.sky - lighting.ground
         let filter: SIMD8<Float> = q.filter.replacing(with: 0, where: q.filter .< 0)
-        let roughness = material.roughness
-        let lobe = Shading8.lensShininess(roughness: roughness + filter * (1 - roughness), cap: shininess)
+        let lobe = Shading8.shininess(roughness: Shading8.widened(roughness: material.roughness, filter: filter),
+                                      floor: Shading.lensRoughnessFloor, cap: shininess)
         let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: lobe)
         let lc = lighting.color
         var ar = fresnel * (g.x + sg.x * blendT) * 0.5 + lc.x * spec * f0

@@ -142,17 +142,15 @@ enum Shading {
     }
 
     /// Blinn-Phong exponent matching a GGX roughness (alpha = roughness^2), capped for stability.
-    @inline(__always) static func shininess(roughness: Float) -> Float {
-        let alpha = max(roughness, 0.04) * max(roughness, 0.04)
-        return max(1, min(512, 2 / (alpha * alpha) - 2))
-    }
-
-    /// The Blinn-Phong exponent of a polished lens's glint (`LensShader`): a finer roughness floor
-    /// than `shininess` and a cap up to 4096 (within about 3° of the mirror direction).
-    @inline(__always) static func lensShininess(roughness: Float, cap: Float) -> Float {
-        let alpha = max(roughness, 0.02) * max(roughness, 0.02)
+    /// Surfaces use the defaults; a polished lens's glint (`LensShader`) a finer roughness floor,
+    /// `lensRoughnessFloor`, and a cap up to 4096 (within about 3° of the mirror direction).
+    @inline(__always) static func shininess(roughness: Float, floor: Float = 0.04, cap: Float = 512) -> Float {
+        let alpha = max(roughness, floor) * max(roughness, floor)
         return max(1, min(cap, 2 / (alpha * alpha) - 2))
     }
+
+    /// The smallest roughness a lens's glint is drawn with (surfaces: 0.04).
+    static let lensRoughnessFloor: Float = 0.02
 
     /// The roughness `PrimitiveView.normalFilter` widened `roughness` to: the filter is the share
     /// of the way from `roughness` to 1.

@@ -106,8 +106,7 @@ extension SurfaceShader: BatchShader {
         let f0r = f0Dielectric + br * metallic, f0g = f0Dielectric + bg * metallic, f0b = f0Dielectric + bb * metallic
         var cr = br * dielectric * q.dr, cg = bg * dielectric * q.dg, cb = bb * dielectric * q.db
         let keepSharp = 1 - filter
-        let roughness = material.roughness
-        let lobe = Shading8.min(SIMD8<Float>(repeating: shininess), Shading8.shininess(roughness: roughness + filter * (1 - roughness)))
+        let lobe = Shading8.min(SIMD8<Float>(repeating: shininess), Shading8.shininess(roughness: Shading8.widened(roughness: material.roughness, filter: filter)))
         let spec = Shading8.specular(nx: nx, ny: ny, nz: nz, vx: vx, vy: vy, vz: vz, l: lighting.direction, shininess: lobe) * confidence
         let lc = lighting.color
         cr += f0r * lc.x * spec; cg += f0g * lc.y * spec; cb += f0b * lc.z * spec
