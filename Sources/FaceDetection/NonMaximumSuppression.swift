@@ -27,12 +27,15 @@ func nonMaximumSuppression(sorting boxes: inout [FaceBox], into kept: inout [Fac
 
 /// Whether `b` survives every box already kept.
 private func keeps(_ b: FaceBox, against kept: [FaceBox], maxIoU: Float, maxCoverage: Float) -> Bool {
-    for k in kept {
-        if b.iou(k) > maxIoU { return false }
-        let ix = max(0, min(b.x + b.width, k.x + k.width) - max(b.x, k.x))
-        let iy = max(0, min(b.y + b.height, k.y + k.height) - max(b.y, k.y))
-        let smaller = min(b.width * b.height, k.width * k.height)
-        if smaller > 0 && ix * iy / smaller > maxCoverage { return false }
-    }
+    for k in kept where suppresses(k, b, maxIoU: maxIoU, maxCoverage: maxCoverage) { return false }
     return true
+}
+
+/// Whether non-maximum suppression with these limits drops `b` once `k` is kept.
+func suppresses(_ k: FaceBox, _ b: FaceBox, maxIoU: Float, maxCoverage: Float) -> Bool {
+    if b.iou(k) > maxIoU { return true }
+    let ix = max(0, min(b.x + b.width, k.x + k.width) - max(b.x, k.x))
+    let iy = max(0, min(b.y + b.height, k.y + k.height) - max(b.y, k.y))
+    let smaller = min(b.width * b.height, k.width * k.height)
+    return smaller > 0 && ix * iy / smaller > maxCoverage
 }

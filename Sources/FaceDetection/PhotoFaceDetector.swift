@@ -25,7 +25,7 @@ import Imaging
 /// false positives and failures identical. Tried and dropped: SIMD normalisation (Swift spilled the
 /// 16-lane sums to the stack: 2 % slower), four interleaved histograms instead of two (twice the
 /// histogram memory: 20 % slower), HOG gradients sixteen pixels at a time (10 % slower).
-public final class PhotoFaceDetector: FaceDetector {
+public final class PhotoFaceDetector: ContestedFaceDetector {
     public let detector: HOGFaceDetector
     /// Input pixels the scan's first level may hold (the finer levels of larger photos are skipped).
     public var pixelBudget = 6_000_000
@@ -49,11 +49,20 @@ public final class PhotoFaceDetector: FaceDetector {
     /// Boxes whose centre lies outside the photo are dropped: such a face is less than half in the
     /// picture, and the padding's edge against the photo's content is where false windows score.
     public func detect(in image: GrayImage) -> [FaceBox] {
+        detectContested(in: image).map(\.box)
+    }
+
+    /// `detect(in:)`'s boxes, each with the windows of clearly different size it suppressed
+    /// (`contestedBoxes`), for the fit judge to choose between (`LandmarkCascade.faces(in:detector:)`).
+    public func detectContested(in image: GrayImage) -> [ContestedBox] {
         detector.minimumFaceSide = smallestFaceSide(width: image.width, height: image.height)
         let w = Float(image.width), h = Float(image.height)
-        return detector.detect(in: image).filter { b in
+        let inside = { (b: FaceBox) -> Bool in
             let c = b.centre
             return c.x >= -0.5 && c.y >= -0.5 && c.x <= w - 0.5 && c.y <= h - 0.5
         }
+        let candidates = detector.candidates(in: image, threshold: detector.threshold)
+        let kept = nonMaximumSuppression(candidates).filter(inside)
+        return contestedBoxes(kept: kept, candidates: candidates.filter(inside))
     }
 }

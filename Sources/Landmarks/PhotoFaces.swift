@@ -11,16 +11,19 @@ public struct PhotoFace: Sendable {
 
 extension LandmarkCascade {
     /// Every face of a photograph, as `lorgnette landmarks` reports them: each detector box fitted in
-    /// detection mode; with a fit judge (`detectionRefinement.scorer`), boxes whose best fit it scores
-    /// below `minimumFitScore` log-odds are dropped (a false detection gives a fit that does not look
-    /// like a face), and boxes whose fits land on the same face (implied boxes overlapping by IoU
-    /// > 0.5) keep the better-judged one. Ordered best first: by fit score, else by detector score.
+    /// detection mode; with a fit judge (`detectionRefinement.scorer`), a box's suppressed rivals of
+    /// clearly different size (`ContestedFaceDetector`) are fitted too and the better-judged fit of
+    /// the group stands for it (`contestedFit`), boxes whose fit it scores below `minimumFitScore`
+    /// log-odds are dropped (a false detection gives a fit that does not look like a face), and boxes
+    /// whose fits land on the same face (implied boxes overlapping by IoU > 0.5) keep the
+    /// better-judged one. Ordered best first: by fit score, else by detector score.
     public func faces(in image: GrayImage, detector: FaceDetector, minimumFitScore: Float = PhotoFaceJudging.minimumFitScore) -> [PhotoFace] {
+        let groups = (detector as? ContestedFaceDetector)?.detectContested(in: image) ?? detector.detect(in: image).map { ContestedBox(box: $0) }
         var faces: [PhotoFace] = []
-        for box in detector.detect(in: image) {
-            let fit = detectionFit(in: image, box: box)
-            if let score = fit.score, score < minimumFitScore { continue }
-            faces.append(PhotoFace(box: box, landmarks: fit.fitted.landmarks, fitScore: fit.score))
+        for group in groups {
+            let face = contestedFit(in: image, group)
+            if let score = face.fitScore, score < minimumFitScore { continue }
+            faces.append(face)
         }
         faces.sort { ($0.fitScore ?? $0.box.score) > ($1.fitScore ?? $1.box.score) }
         var kept: [PhotoFace] = []
@@ -31,10 +34,43 @@ extension LandmarkCascade {
         }
         return kept
     }
+
+    /// The detection-mode fit of a kept box, or of one of its rivals when the judge scores that fit
+    /// higher by more than `PhotoFaceJudging.rivalMargin`. Without a judge, the kept box's fit (the
+    /// window score alone cannot choose: it is what chose wrongly). The box reported is the one whose
+    /// fit won. A rival replaces the kept box's fit; it is never reported beside it, so one window
+    /// group gives at most one face.
+    ///
+    /// Cost: rivals are fitted only when the kept box's fit is doubtful (judged below
+    /// `detectionRefinement.retryBelowScore`, the level at which detection mode itself tries more
+    /// starts): a confident fit is a face, and the rivals' fits could only replace it with the
+    /// same face. A rival gets one start (refitted from its implied box), not the retries: they
+    /// are what makes a doubtful detection fit expensive (up to `maximumFits`), and a rival on the face
+    /// fits well from its own window.
+    public func contestedFit(in image: GrayImage, _ group: ContestedBox) -> PhotoFace {
+        let fit = detectionFit(in: image, box: group.box)
+        var best = PhotoFace(box: group.box, landmarks: fit.fitted.landmarks, fitScore: fit.score)
+        guard let first = fit.score, first < detectionRefinement.retryBelowScore, !group.rivals.isEmpty else { return best }
+        var single = self
+        single.detectionRefinement.retryRounds = 0
+        var bestScore = first
+        for rival in group.rivals {
+            let r = single.detectionFit(in: image, box: rival)
+            if let score = r.score, score > bestScore + PhotoFaceJudging.rivalMargin {
+                best = PhotoFace(box: rival, landmarks: r.fitted.landmarks, fitScore: score)
+                bestScore = score
+            }
+        }
+        return best
+    }
 }
 
 /// The fit judge's threshold for photographs (see `LandmarkCascade.faces(in:detector:)`).
 public enum PhotoFaceJudging {
     /// Log-odds below which a detection's fit is taken for a false detection.
     public static let minimumFitScore: Float = 0
+    /// Log-odds a rival box's fit must out-score the kept box's fit by to replace it
+    /// (`LandmarkCascade.contestedFit`); the same margin detection mode asks of its extra starts
+    /// (`DetectionRefinement.retryMargin`), since two fits on one face differ by that much noise.
+    public static let rivalMargin: Float = 0.5
 }

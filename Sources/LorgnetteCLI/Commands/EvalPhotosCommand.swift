@@ -57,6 +57,8 @@ struct EvalPhotosCommand: ParsableCommand {
     var detectorThreshold: Float?
     @Option(name: .customLong("min-fit-score"), help: "Drop faces whose fit the judge scores below this (log-odds; -inf keeps every detection).")
     var minFitScore = PhotoFaceJudging.minimumFitScore
+    @Flag(name: .customLong("no-rivals"), help: "Fit only the boxes non-maximum suppression kept, not their suppressed rivals of another size (the behaviour before rivals were judged).")
+    var noRivals = false
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
     var export: String?
     @Option(name: .customLong("baseline-model"), help: "Also fit the same scenes with this landmark model (e.g. the previous Models/landmarks.lmrk) and draw its curve on the SVG.")
@@ -138,6 +140,7 @@ struct EvalPhotosCommand: ParsableCommand {
         var perScale: [String: Tally] = [:]
         var causes = PhotoFailureCauses()
         var causesPerScale: [String: PhotoFailureCauses] = [:]
+        var fitSeconds = 0.0, keptBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0
         for (i, face) in loaded.faces.enumerated() {
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
@@ -161,13 +164,19 @@ struct EvalPhotosCommand: ParsableCommand {
                 }
                 // One scan per scene, timed; the baseline model fits the same boxes.
                 let c0 = ThreadCPUClock.seconds()
-                let boxes = SceneBoxes(finder.detect(in: image))
+                let contested = finder.detectContested(in: image)
                 let seconds = ThreadCPUClock.seconds() - c0
+                let boxes = SceneBoxes(noRivals ? contested.map { ContestedBox(box: $0.box) } : contested)
+                let f0 = ThreadCPUClock.seconds()
                 let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
+                fitSeconds += ThreadCPUClock.seconds() - f0
+                keptBoxes += boxes.groups.count
+                rivalBoxes += boxes.rivals
+                scenesWithRivals += boxes.rivals > 0 ? 1 : 0
                 tally.add(result)
                 sceneNames.append("scene_\(tally.faces - 1)_\(label)")
                 if !json {
-                    let scene = PhotoFailureCauses.observe(image, truth: truth, detector: boxes.boxes, nme: result.errors?.io, cascade: cascade,
+                    let scene = PhotoFailureCauses.observe(image, truth: truth, detector: boxes.groups.flatMap { [$0.box] + $0.rivals }, nme: result.errors?.io, cascade: cascade,
                                                          finder: finder)
                     causes.add(scene)
                     causesPerScale[label, default: PhotoFailureCauses()].add(scene)
@@ -184,6 +193,8 @@ struct EvalPhotosCommand: ParsableCommand {
         }
         report(tally, perScale: perScale, faces: loaded.faces.count)
         if !json {
+            print("boxes fitted: \(keptBoxes) kept by the suppression, \(rivalBoxes) rivals of another size in \(scenesWithRivals) of \(tally.faces) scenes; "
+                  + String(format: "fits (landmarks + judge) %.1f ms/scene thread CPU", 1000 * fitSeconds / Double(max(1, tally.faces))))
             print(causes.summary)
             for key in causesPerScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) {
                 print("  \(key): " + causesPerScale[key]!.summary)
@@ -324,10 +335,15 @@ struct EvalPhotosCommand: ParsableCommand {
 
 /// The photo detector's boxes for one scene, handed to `LandmarkCascade.faces(in:detector:)` so the
 /// scene is scanned once however many models fit it.
-final class SceneBoxes: FaceDetector {
-    let boxes: [FaceBox]
-    init(_ boxes: [FaceBox]) { self.boxes = boxes }
+final class SceneBoxes: ContestedFaceDetector {
+    let groups: [ContestedBox]
+    init(_ groups: [ContestedBox]) { self.groups = groups }
+    /// The kept boxes.
+    var boxes: [FaceBox] { groups.map(\.box) }
+    /// Rival boxes fitted beside the kept ones.
+    var rivals: Int { groups.reduce(0) { $0 + $1.rivals.count } }
     func detect(in image: GrayImage) -> [FaceBox] { boxes }
+    func detectContested(in image: GrayImage) -> [ContestedBox] { groups }
 }
 
 extension FaceBox {

@@ -34,7 +34,7 @@ struct PhotoFailureCauses {
     private(set) var cut = 0
     private(set) var scenes = 0
 
-    /// The cause of one scene's failure: `detector` are the detector's boxes, `nme` the matched
+    /// The cause of one scene's failure: `detector` are the boxes fitted (kept and rivals), `nme` the matched
     /// fit's inter-ocular NME (nil: no fit matched the face).
     static func observe(_ image: GrayImage, truth: [SIMD2<Float>], detector: [FaceBox], nme: Float?, cascade: LandmarkCascade,
                         finder: PhotoFaceDetector) -> Scene {
