@@ -44,18 +44,16 @@ extension LandmarkCascade {
     /// Cost: rivals are fitted only when the kept box's fit is doubtful (judged below
     /// `detectionRefinement.retryBelowScore`, the level at which detection mode itself tries more
     /// starts): a confident fit is a face, and the rivals' fits could only replace it with the
-    /// same face. A rival gets one start (refitted from its implied box), not the retries: they
-    /// are what makes a doubtful detection fit expensive (up to `maximumFits`), and a rival on the face
-    /// fits well from its own window.
+    /// same face. Each rival gets the full detection-mode fit: with one start only (no retries),
+    /// canvas scene afw_14424972_1 x8 lost its face again (its window's single fit did not
+    /// out-score the larger box's by the margin; with the retries it did).
     public func contestedFit(in image: GrayImage, _ group: ContestedBox) -> PhotoFace {
         let fit = detectionFit(in: image, box: group.box)
         var best = PhotoFace(box: group.box, landmarks: fit.fitted.landmarks, fitScore: fit.score)
         guard let first = fit.score, first < detectionRefinement.retryBelowScore, !group.rivals.isEmpty else { return best }
-        var single = self
-        single.detectionRefinement.retryRounds = 0
         var bestScore = first
         for rival in group.rivals {
-            let r = single.detectionFit(in: image, box: rival)
+            let r = detectionFit(in: image, box: rival)
             if let score = r.score, score > bestScore + PhotoFaceJudging.rivalMargin {
                 best = PhotoFace(box: rival, landmarks: r.fitted.landmarks, fitScore: score)
                 bestScore = score
