@@ -37,6 +37,10 @@ public struct LandmarkTrainingOptions: Sendable {
     /// trusts what perturbations of the same face teach (how descriptors move when the shape is off)
     /// over what distinguishes the faces (few, and memorisable). Empty or [1] = ordinary ridge.
     public var betweenWeights: [Float] = []
+    /// Try each between-face weight at ridge strengths beyond ordinary ridge's choice and its two
+    /// neighbours while the ridge-fold error keeps falling at the edge of those tried (off: exactly
+    /// the three, as the third round of issue 21 chose them).
+    public var betweenRidgeExtend = false
     /// Take the between-face weight offered even when ordinary ridge scores better on the ridge fold.
     public var forceBetweenWeight = false
     /// Fixed ridge strength and between-face weight per stage (the first stages; later ones still
