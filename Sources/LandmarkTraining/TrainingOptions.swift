@@ -57,7 +57,8 @@ public struct LandmarkTrainingOptions: Sendable {
     /// (evaluate them with `eval landmarks --split fold:K`); the per-stage report gives their NME.
     public var holdOut = false
     /// Cross-fitting (stacking) of the cascade's training residuals: with K > 1, every stage but the
-    /// last moves each of K groups of training faces by a map fitted without that group, so the next
+    /// last moves each of K groups of training faces by a map fitted without that group (with the
+    /// stage's ridge and between-face weight), so the next
     /// stage trains on residuals as large as an unseen face's, not on the smaller ones of faces the
     /// stage has memorised. The stored maps are still fitted on every face. Only for global stages.
     public var crossFit = 1

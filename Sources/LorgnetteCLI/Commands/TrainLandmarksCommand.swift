@@ -89,7 +89,7 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("yaw-overlap"), help: "Each yaw domain also learns from samples this many standard deviations of the yaw index beyond its bounds.")
     var yawOverlap: Float = 0.25
 
-    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking), so later stages learn from unseen-face residuals (1 = off; global stages only).")
+    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking; with the stage's between-face weight), so later stages learn from unseen-face residuals (1 = off; global stages only).")
     var crossFit = 1
 
     @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
