@@ -217,7 +217,8 @@ public final class LandmarkTrainer {
                         let fitRows = zip(trainRows, group).filter { $0.1 != g }.map(\.0)
                         let moveRows = zip(trainRows, group).filter { $0.1 == g }.map(\.0)
                         guard !fitRows.isEmpty, !moveRows.isEmpty else { continue }
-                        crossMoves.append((moveRows, try Self.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: fit.ridge, stage: fit.stage)))
+                        crossMoves.append((moveRows, try Self.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: fit.ridge,
+                                                                             betweenWeight: fit.betweenWeight, faceOfRow: sampleFace, stage: fit.stage)))
                     }
                 }
             }
@@ -323,16 +324,23 @@ public final class LandmarkTrainer {
     }
 
     /// The increments of `moveRows` predicted by a map fitted on `fitRows` alone (ridge `ridge` x the
-    /// mean Gram diagonal), projected onto `stage`'s output directions as the stage itself would be.
-    static func heldOutIncrements(x: Matrix, y: Matrix, fitRows: [Int], moveRows: [Int], ridge: Float, stage: CascadeStage) throws -> Matrix {
+    /// mean Gram diagonal, the between-face part weighted by `betweenWeight` as the stage's own map
+    /// was), projected onto `stage`'s output directions as the stage itself would be.
+    static func heldOutIncrements(x: Matrix, y: Matrix, fitRows: [Int], moveRows: [Int], ridge: Float, betweenWeight: Float = 1, faceOfRow: [Int]? = nil,
+                                  stage: CascadeStage) throws -> Matrix {
         let featureCount = x.cols, outputs = y.cols
-        let xf = gather(x, rows: fitRows)
+        let xf = gather(x, rows: fitRows), yf = gather(y, rows: fitRows)
         var gram = Matrix(rows: featureCount, cols: featureCount)
         BLAS.accumulateGram(&gram, xf)
         var cross = Matrix(rows: featureCount, cols: outputs)
-        BLAS.accumulateCross(&cross, xf, gather(y, rows: fitRows))
-        var diag: Float = 0
+        BLAS.accumulateCross(&cross, xf, yf)
+        var diag: Float = 0   // of the ordinary Gram matrix: the ridge's unit, as when it was chosen
         for i in 0..<featureCount { diag += gram[i, i] }
+        if betweenWeight < 1, let faceOfRow {
+            let between = Self.betweenFace(x: xf, y: yf, faces: fitRows.map { faceOfRow[$0] })
+            gram = Self.subtracting(gram, between.gram, times: 1 - betweenWeight)
+            cross = Self.subtracting(cross, between.cross, times: 1 - betweenWeight)
+        }
         let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: ridge * diag / Float(featureCount), unpenalized: [featureCount - 1])
         let basis = Matrix(rows: stage.rank, cols: outputs, values: stage.basis)
         return BLAS.multiply(BLAS.multiply(BLAS.multiply(gather(x, rows: moveRows), w), basis, transposeB: true), basis)
@@ -406,7 +414,8 @@ public final class LandmarkTrainer {
         let ridge = scores.min(by: { $0.error < $1.error })?.ridge ?? candidates[candidates.count / 2]
 
         // Between-face down-weighting (random-effects GLS): tried at the chosen ridge and its two
-        // neighbours on the candidate list, kept only if it beats ordinary ridge on the judging rows.
+        // neighbours on the candidate list (with `betweenRidgeExtend`, further out while the judging
+        // error keeps falling at the window's edge), kept only if it beats ordinary ridge there.
         let weights = o.betweenWeights.filter { $0 > 0 && $0 < 1 }
         var best = (weight: Float(1), ridge: ridge, error: o.forceBetweenWeight && !weights.isEmpty ? .infinity : scores.min(by: { $0.error < $1.error })?.error ?? .infinity)
         var bestW: Matrix? = nil
@@ -415,10 +424,10 @@ public final class LandmarkTrainer {
         if let faceOfRow, !weights.isEmpty, xB.rows > 0, prior == nil, let at = candidates.firstIndex(of: ridge) {
             let between = Self.betweenFace(x: xA, y: yA, faces: fitRows.map { faceOfRow[$0] })
             betweenA = between
-            let tried = candidates[max(0, at - 1)...min(candidates.count - 1, at + 1)]
             for g in weights {
                 let gram = Self.subtracting(gramA, between.gram, times: 1 - g), cross = Self.subtracting(crossA, between.cross, times: 1 - g)
-                for r in tried {
+                _ = try Self.ridgeWindow(count: candidates.count, around: at, extend: o.betweenRidgeExtend) { index in
+                    let r = candidates[index]
                     let w = try RidgeRegression.solve(gram: gram, cross: cross, lambda: r * meanDiagonal(gramA), unpenalized: bias)
                     let pred = BLAS.multiply(xB, w)
                     var e: Double = 0
@@ -428,6 +437,7 @@ public final class LandmarkTrainer {
                     let err = Float((e / Double(xB.rows)).squareRoot())
                     betweenScores.append((g, r, err))
                     if err < best.error { best = (g, r, err); bestW = w }
+                    return err
                 }
             }
         }

@@ -37,6 +37,10 @@ public struct LandmarkTrainingOptions: Sendable {
     /// trusts what perturbations of the same face teach (how descriptors move when the shape is off)
     /// over what distinguishes the faces (few, and memorisable). Empty or [1] = ordinary ridge.
     public var betweenWeights: [Float] = []
+    /// Try each between-face weight at ridge strengths beyond ordinary ridge's choice and its two
+    /// neighbours while the ridge-fold error keeps falling at the edge of those tried (off: exactly
+    /// the three, as the third round of issue 21 chose them).
+    public var betweenRidgeExtend = false
     /// Take the between-face weight offered even when ordinary ridge scores better on the ridge fold.
     public var forceBetweenWeight = false
     /// Fixed ridge strength and between-face weight per stage (the first stages; later ones still
@@ -53,7 +57,8 @@ public struct LandmarkTrainingOptions: Sendable {
     /// (evaluate them with `eval landmarks --split fold:K`); the per-stage report gives their NME.
     public var holdOut = false
     /// Cross-fitting (stacking) of the cascade's training residuals: with K > 1, every stage but the
-    /// last moves each of K groups of training faces by a map fitted without that group, so the next
+    /// last moves each of K groups of training faces by a map fitted without that group (with the
+    /// stage's ridge and between-face weight), so the next
     /// stage trains on residuals as large as an unseen face's, not on the smaller ones of faces the
     /// stage has memorised. The stored maps are still fitted on every face. Only for global stages.
     public var crossFit = 1

@@ -2,7 +2,7 @@ import FaceData
 import FaceDetection
 import Inputs
 import JPEGCodec
-import LandmarkTraining
+@testable import LandmarkTraining
 import Landmarks
 import LinearAlgebra
 import Testing
@@ -120,6 +120,53 @@ import Testing
         let again = try LandmarkTrainer(options: options).train(faces: faces).0
         let f = faces[0]
         #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
+    }
+
+    /// The between-face weights' ridge window is ordinary ridge's choice and its neighbours; with
+    /// `extend` it steps on while the best error sits at its edge, and stops at the list's end.
+    @Test func ridgeWindowExtendsWhileTheEdgeIsBest() {
+        func falling(_ i: Int) -> Float { Float(i) }   // the weakest ridge is best
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 4, extend: false, error: falling) == [3, 4, 5])
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 4, extend: true, error: falling) == [3, 4, 5, 2, 1, 0])
+        func valley(_ i: Int) -> Float { Float((i - 1) * (i - 1)) }   // best at index 1
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 4, extend: true, error: valley) == [3, 4, 5, 2, 1, 0])
+        func rising(_ i: Int) -> Float { -Float(i) }
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 3, extend: true, error: rising) == [2, 3, 4, 5, 6])
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 3, extend: true, error: valley) == [2, 3, 4, 1, 0])   // 0 shows 1 is a minimum
+        #expect(LandmarkTrainer.ridgeWindow(count: 7, around: 2, extend: true, error: valley) == [1, 2, 3, 0])
+        #expect(LandmarkTrainer.ridgeWindow(count: 3, around: 0, extend: true, error: falling) == [0, 1])
+    }
+
+    /// A cross-fitting move is the stage's own fit on fewer faces: on the same rows, with the same
+    /// ridge and between-face weight, it predicts what the held-out map `fitMap` fits does
+    /// (projected onto the stage's output directions), and γ < 1 changes it.
+    @Test func crossFitMovesUseTheStagesBetweenFaceWeight() throws {
+        var rng = SplitMix64(seed: 3)
+        let features = 6, outputs = 3, perFace = 4, faceCount = 10
+        let rows = faceCount * perFace
+        let faceOfRow = (0..<rows).map { $0 / perFace }
+        let offsets = (0..<faceCount).map { _ in (0..<features).map { _ in Float.random(in: -1...1, using: &rng) } }
+        var x = Matrix(rows: rows, cols: features), y = Matrix(rows: rows, cols: outputs)
+        for r in 0..<rows {
+            for c in 0..<features - 1 { x[r, c] = offsets[faceOfRow[r]][c] + Float.random(in: -0.5...0.5, using: &rng) }
+            x[r, features - 1] = 1
+            for o in 0..<outputs { y[r, o] = x[r, o] - 0.5 * x[r, o + 1] + offsets[faceOfRow[r]][5] + Float.random(in: -0.1...0.1, using: &rng) }
+        }
+        let fitRows = Array(0..<(7 * perFace)), moveRows = Array((7 * perFace)..<rows)
+        var options = LandmarkTrainingOptions()
+        options.holdOut = true
+        options.ridgeCandidates = [0.1]
+        options.betweenWeights = [0.2]
+        options.forceBetweenWeight = true
+        options.rankEnergy = 1
+        let fit = try LandmarkTrainer.fitMap(x: x, y: y, fitRows: fitRows, judgeRows: moveRows, stride: 1, faceOfRow: faceOfRow, options: options)
+        #expect(fit.betweenWeight == 0.2 && fit.stage.rank == outputs)
+        let moved = try LandmarkTrainer.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: 0.1,
+                                                          betweenWeight: 0.2, faceOfRow: faceOfRow, stage: fit.stage)
+        let direct = BLAS.multiply(LandmarkTrainer.gather(x, rows: moveRows), fit.full)
+        for i in direct.values.indices { #expect(abs(moved.values[i] - direct.values[i]) < 1e-3) }
+        let plain = try LandmarkTrainer.heldOutIncrements(x: x, y: y, fitRows: fitRows, moveRows: moveRows, ridge: 0.1, stage: fit.stage)
+        #expect(zip(plain.values, moved.values).map { abs($0 - $1) }.max()! > 1e-3)
     }
 
     /// Fixed per-stage parameters are used as given, whatever the ridge fold would have chosen.

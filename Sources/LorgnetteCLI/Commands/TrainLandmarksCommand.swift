@@ -89,7 +89,7 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("yaw-overlap"), help: "Each yaw domain also learns from samples this many standard deviations of the yaw index beyond its bounds.")
     var yawOverlap: Float = 0.25
 
-    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking), so later stages learn from unseen-face residuals (1 = off; global stages only).")
+    @Option(name: .customLong("cross-fit"), help: "Move each of K groups of training faces by a map fitted without them (stacking; with the stage's between-face weight), so later stages learn from unseen-face residuals (1 = off; global stages only).")
     var crossFit = 1
 
     @Option(name: .customLong("cross-fit-stages"), help: "Only the first N stages cross-fit (default: every stage but the last).")
@@ -97,6 +97,9 @@ struct TrainLandmarksCommand: ParsableCommand {
 
     @Option(name: .customLong("between-weights"), help: "Between-face weights (0 < γ < 1, comma-separated) tried beside ordinary ridge in each global stage: the face means' part of the fit weighted by γ (random-effects GLS), chosen with the ridge on the ridge fold.")
     var betweenWeights: String?
+
+    @Flag(name: .customLong("between-ridge-extend"), help: "With --between-weights: try each weight at ridge strengths beyond ordinary ridge's choice and its two neighbours while the ridge-fold error keeps falling at the edge.")
+    var betweenRidgeExtend = false
 
     @Option(name: .customLong("stage-ridges"), help: "Fixed ridge strength per stage (comma-separated, x the mean Gram diagonal), e.g. as chosen on held-out folds; needs --stage-between-weights.")
     var stageRidges: String?
@@ -216,6 +219,7 @@ struct TrainLandmarksCommand: ParsableCommand {
             }
             options.betweenWeights = values
         }
+        options.betweenRidgeExtend = betweenRidgeExtend
         if stageRidges != nil || stageBetweenWeights != nil {
             func parse(_ v: String?) -> [Float] { (v ?? "").split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) } }
             let r = parse(stageRidges), g = parse(stageBetweenWeights)
