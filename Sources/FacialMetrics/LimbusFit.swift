@@ -10,8 +10,9 @@ import Imaging
 /// every half pixel) within the radius band is one edge point, placed at the centroid of the step's
 /// gradient in linear light (where a blurred step is, before gamma encoding skews it). A Kåsa circle
 /// is fitted, points further than max(0.75 px, 2.5 robust SD) are dropped and it is refitted; the
-/// rays are then cast again from the new centre in a narrower band. The horizontal visible iris
-/// diameter is 2 × radius. Units: image pixels, pixel-centre convention.
+/// rays are then cast again from the new centre in a narrower band; the last radius is corrected for
+/// the edges' blur (`blurCorrected`). The horizontal visible iris diameter is 2 × radius.
+/// Units: image pixels, pixel-centre convention.
 ///
 /// The per-frame path (`fit(in:eye:start:scratch:)`) works in a `LimbusScratch` built once and does
 /// not allocate; the plain `fit` and `edges` also return the edge points, for diagnostics.
@@ -24,6 +25,9 @@ public struct LimbusFit: Sendable {
         public var inliersRight: Int
         public var rmsResidualPx: Double
         public var meanContrast: Double
+        /// The blur of the edges (pixels, a Gaussian's SD, the median over the supporting rays, less
+        /// the ray's own 2-pixel difference), from which `circle.radius` was corrected (`blurCorrected`).
+        public var edgeBlurPx: Double = 0
         /// The edge points of the last pass and whether each supported the circle (diagnostics; empty
         /// from the scratch-space path).
         public var edges: [Edge] = []
@@ -42,6 +46,13 @@ public struct LimbusFit: Sendable {
     public var halfFanDegrees: Float = 40
     public var minimumContrast: Float = 4
     public var minimumInliersPerSide = 3
+    /// Blur moves a circle's edge inwards: the steepest point of a dark disc blurred by a Gaussian of
+    /// SD σ lies σ²/(2R) inside its radius R (the edge's curvature; a straight edge does not move).
+    /// That is 1 % of a 14 px iris at σ = 1 px but 4 % of a 7 px one, so the same face read its iris
+    /// 2.1 % smaller at half resolution (videoretalking_face1, issue 24) and its PD 1.8 mm larger.
+    /// With this on, each ray measures its edge's blur (the outer half width at half maximum of the
+    /// step in linear light), and the fitted radius R' becomes R' + σ²/(2R') with σ the rays' median.
+    public var blurCorrected = true
 
     public init() {}
 
@@ -64,12 +75,16 @@ public struct LimbusFit: Sendable {
         var rMin = Float(start.radius) * 0.75, rMax = Float(start.radius) * 1.3
         var result: Result?
         for _ in 0..<2 {
-            guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax, scratch: scratch) else { return result }
+            guard let r = pass(image, eye: eye, centre: centre, rMin: rMin, rMax: rMax, scratch: scratch) else { break }
             result = r
             centre = SIMD2(Float(r.circle.centre.x), Float(r.circle.centre.y))
             let radius = Float(r.circle.radius)
             rMin = radius * 0.85
             rMax = radius * 1.15
+        }
+        if var r = result, blurCorrected {
+            r.circle.radius += r.edgeBlurPx * r.edgeBlurPx / (2 * r.circle.radius)
+            result = r
         }
         return result
     }
@@ -86,8 +101,11 @@ public struct LimbusFit: Sendable {
         let ex = eye.axis, ey = SIMD2<Float>(-ex.y, ex.x)
         let step: Float = 0.5
         let count = Int((rMax - rMin) / step) + 5
-        scratch.prepare(samples: count, edges: 2 * raysPerSide)
-        let samples = scratch.samples, linear = scratch.linear
+        // Samples past the search band, where the outer half of a step found near its end decays
+        // (a half width at half maximum of up to 3 px).
+        let total = count + (blurCorrected ? 6 : 0)
+        scratch.prepare(samples: total, edges: 2 * raysPerSide)
+        let samples = scratch.samples, linear = scratch.linear, widths = scratch.blurVariances
         // A ray whose limbus point (at the band's middle radius) lies outside the eye contour meets
         // a lid first: its step is iris to lid, inside the limbus. On the mean face's opening the
         // outer rays of the fan do this to an 11.7 mm iris, and the fit read the rendered iris 3.3 %
@@ -113,7 +131,7 @@ public struct LimbusFit: Sendable {
                 for k in 0..<raysPerSide {
                     let d = direction(side, k)
                     if skipHidden && !eye.contains(c + d * nominal) { continue }
-                    for i in 0..<count {
+                    for i in 0..<total {
                         let r = rMin - 2 * step + Float(i) * step
                         let p = c + d * r
                         samples[i] = bilinear(px, image.width, image.height, p.x, p.y)
@@ -135,8 +153,8 @@ public struct LimbusFit: Sendable {
                     // `eval coverage --sharp`, issue 24). The strongest encoded step still picks
                     // the edge and gives its contrast (the gate's thresholds are in grey levels).
                     let lo = max(2, bestI - 4), hi = min(count - 3, bestI + 4)
-                    var peak: Float = 0
-                    for i in lo...hi { peak = max(peak, linear[i + 2] - linear[i - 2]) }
+                    var peak: Float = 0, peakI = lo
+                    for i in lo...hi where linear[i + 2] - linear[i - 2] > peak { peak = linear[i + 2] - linear[i - 2]; peakI = i }
                     var weight: Float = 0, moment: Float = 0
                     var i = bestI
                     while i > lo, linear[i + 1] - linear[i - 3] > peak / 2 { i -= 1 }
@@ -146,6 +164,20 @@ public struct LimbusFit: Sendable {
                         i += 1
                     }
                     let position = weight > 0 ? moment / weight : Float(bestI)
+                    // The step's blur: where its linear-light gradient falls to half the peak outwards
+                    // (the sclera side; inwards the pupil's edge and the iris's texture join it), as a
+                    // Gaussian's SD (half width at half maximum / 1.1774), less the variance the ray's
+                    // 2-pixel difference adds (a box of 2 px: 1/3 px²). NaN when it does not fall in reach.
+                    var j = peakI
+                    while j + 1 <= total - 3, linear[j + 3] - linear[j - 1] > peak / 2 { j += 1 }
+                    if blurCorrected, j + 1 <= total - 3, peak > 0 {
+                        let g0 = linear[j + 2] - linear[j - 2], g1 = linear[j + 3] - linear[j - 1]
+                        let half = Float(j) + (g0 - peak / 2) / max(g0 - g1, 1e-6)
+                        let sd = (half - position) * step / 1.1774
+                        widths[n] = Double(max(0, sd * sd - 1.0 / 3))
+                    } else {
+                        widths[n] = .nan
+                    }
                     let r = rMin - 2 * step + position * step
                     let p = c + d * r
                     scratch.points[n] = SIMD2(Double(p.x), Double(p.y))
@@ -188,8 +220,13 @@ public struct LimbusFit: Sendable {
         guard left >= minimumInliersPerSide, right >= minimumInliersPerSide, n > 0 else { return nil }
         let w = Double(eye.width)
         guard circle.radius > 0.07 * w, circle.radius < 0.42 * w else { return nil }
+        // The median blur variance of the supporting rays (`sorted` is free again).
+        var m = 0
+        for i in 0..<count where s.keep[i] && s.blurVariances[i].isFinite { s.sorted[m] = s.blurVariances[i]; m += 1 }
+        insertionSort(s.sorted, m)
+        let blur = m > 0 ? s.sorted[m / 2].squareRoot() : 0
         return Result(circle: circle, inliersLeft: left, inliersRight: right, rmsResidualPx: (rms / Double(n)).squareRoot(),
-                      meanContrast: contrast / Double(n))
+                      meanContrast: contrast / Double(n), edgeBlurPx: blur)
     }
 }
 
@@ -226,6 +263,8 @@ public final class LimbusScratch {
     private(set) var keep: UnsafeMutablePointer<Bool>
     private(set) var residuals: UnsafeMutablePointer<Double>
     private(set) var sorted: UnsafeMutablePointer<Double>
+    /// Each edge point's blur variance (px², NaN when not measured).
+    private(set) var blurVariances: UnsafeMutablePointer<Double>
     private var sampleCapacity = 0
     private var edgeCapacity = 0
     /// Edge points found by the last ray fan.
@@ -234,7 +273,7 @@ public final class LimbusScratch {
     public init() {
         samples = .allocate(capacity: 1); linear = .allocate(capacity: 1); points = .allocate(capacity: 1); inliers = .allocate(capacity: 1)
         sides = .allocate(capacity: 1); steps = .allocate(capacity: 1); keep = .allocate(capacity: 1)
-        residuals = .allocate(capacity: 1); sorted = .allocate(capacity: 1)
+        residuals = .allocate(capacity: 1); sorted = .allocate(capacity: 1); blurVariances = .allocate(capacity: 1)
         prepare(samples: 128, edges: 64)
     }
 
@@ -242,7 +281,7 @@ public final class LimbusScratch {
 
     private func release() {
         samples.deallocate(); linear.deallocate(); points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate()
-        keep.deallocate(); residuals.deallocate(); sorted.deallocate()
+        keep.deallocate(); residuals.deallocate(); sorted.deallocate(); blurVariances.deallocate()
     }
 
     func prepare(samples sampleCount: Int, edges edgeCount: Int) {
@@ -253,12 +292,12 @@ public final class LimbusScratch {
         }
         if edgeCount > edgeCapacity {
             points.deallocate(); inliers.deallocate(); sides.deallocate(); steps.deallocate(); keep.deallocate()
-            residuals.deallocate(); sorted.deallocate()
+            residuals.deallocate(); sorted.deallocate(); blurVariances.deallocate()
             edgeCapacity = max(edgeCount, 2 * edgeCapacity)
             points = .allocate(capacity: edgeCapacity); inliers = .allocate(capacity: edgeCapacity)
             sides = .allocate(capacity: edgeCapacity); steps = .allocate(capacity: edgeCapacity)
             keep = .allocate(capacity: edgeCapacity); residuals = .allocate(capacity: edgeCapacity)
-            sorted = .allocate(capacity: edgeCapacity)
+            sorted = .allocate(capacity: edgeCapacity); blurVariances = .allocate(capacity: edgeCapacity)
         }
     }
 }
