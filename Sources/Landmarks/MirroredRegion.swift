@@ -3,9 +3,9 @@ import Imaging
 
 /// The square of an image around a face, flipped left-right, for fitting the face a second time as
 /// its mirror image (`DetectionRefinement.mirror`). Only this square is copied, never the photo: it
-/// reaches `reach` box sides from the box centre, which holds every crop the detection-mode starts
-/// read (a crop reaches 0.85 face sides from its shape's centre; starts move 0.15 sides and scale
-/// 1.15), and large faces are box-filtered down by an integer `factor` so the copy stays below about
+/// reaches `reach` box sides from the box centre, which holds the crops of the detection-mode starts
+/// (a crop reaches 0.85 face sides from its shape's centre; starts move 0.15 sides and scale 1.15;
+/// a fit that wanders further sees the square's edge pixels repeated), and large faces are box-filtered down by an integer `factor` so the copy stays below about
 /// 1,150² pixels whatever the photo's size.
 ///
 /// Coordinates (pixel-centre convention): region pixel `(i, j)` averages image pixels
