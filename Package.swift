@@ -36,7 +36,7 @@ let package = Package(
     products: [
         .executable(name: "lorgnette", targets: ["LorgnetteCLI"]),
         // What Bench/ (a separate package) links against.
-        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking", "Meshes", "Rendering", "GlassesCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
+        .library(name: "LorgnetteEngine", targets: ["Imaging", "Media", "JPEGCodec", "FaceDetection", "ModelFormat", "FaceMarkup", "Geometry", "FaceModel", "FaceModelTraining", "PoseEstimation", "Smoothing", "Anchors", "FaceTracking", "Meshes", "Rendering", "GlassesCatalogue", "PNGCodec", "Inputs", "FaceData", "Landmarks", "Compositor", "Annotation", "Pipeline", "FacialMetrics", "LightEstimation", "VirtualCamera"]),
         // The HTTP preview adapter and the codec its benchmark feeds it with, separate so only the
         // benchmarks that measure it build Hummingbird (and they need not build the whole engine).
         .library(name: "LorgnettePreview", targets: ["PreviewServer", "Imaging", "Media", "JPEGCodec"]),
@@ -68,11 +68,14 @@ let package = Package(
         .target(name: "Imaging", swiftSettings: optimized),
         .target(name: "Media", dependencies: ["Imaging"], swiftSettings: checked),
         .target(name: "ModelFormat", swiftSettings: checked),
-        .target(name: "Landmarks", dependencies: ["Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
+        // The 68-point markup (indices, regions, the left/right remap): what the runtime fit and the
+        // dataset readers both need, in a module that costs nothing else to import.
+        .target(name: "FaceMarkup", swiftSettings: optimized),
+        .target(name: "Landmarks", dependencies: ["FaceMarkup", "Imaging", "FaceDetection", "ModelFormat"], swiftSettings: optimized),
         .target(name: "Meshes", dependencies: ["Imaging", "Media"], swiftSettings: checked),
         .target(name: "Rendering", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
         .target(name: "GlassesCatalogue", dependencies: ["Imaging", "Meshes"], swiftSettings: optimized),
-        .target(name: "FaceData", dependencies: ["Imaging", "Media"], swiftSettings: optimized),
+        .target(name: "FaceData", dependencies: ["FaceMarkup", "Imaging", "Media"], swiftSettings: optimized),
         .target(name: "FaceDetection", dependencies: ["Imaging", "ModelFormat"], swiftSettings: optimized),
 
         // Face anchor: geometry, metric mean face, pose, smoothing, tracking loop.
@@ -110,8 +113,8 @@ let package = Package(
 
         // Training (offline, `lorgnette train`): the trainers of the bundled models, kept out of the runtime modules.
         .target(name: "DetectorTraining", dependencies: ["FaceDetection", "FaceData", "Imaging", "LinearAlgebra", "Media"], swiftSettings: optimized),
-        .target(name: "LandmarkTraining", dependencies: ["Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "FaceTracking", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
-        .target(name: "FaceModelTraining", dependencies: ["FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
+        .target(name: "LandmarkTraining", dependencies: ["FaceMarkup", "Landmarks", "LinearAlgebra", "FaceData", "FaceDetection", "FaceTracking", "Imaging", "Media", "ModelFormat"], swiftSettings: optimized),
+        .target(name: "FaceModelTraining", dependencies: ["FaceMarkup", "FaceModel", "FaceData", "Geometry"], swiftSettings: optimized),
         // The eyeglasses classifier's trainer (`lorgnette train eyeglasses`): faces68 photos, with glasses drawn
         // on by the try-on renderer and the real glasses of a hand-labelled list.
         .target(name: "EyeglassesTraining", dependencies: ["FacialMetrics", "FaceData", "Compositor", "Rendering", "PoseEstimation", "FaceModel", "Landmarks", "LandmarkTraining", "Geometry", "Imaging", "Media", "Meshes"], swiftSettings: optimized),
@@ -144,14 +147,14 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
         .testTarget(name: "ModelFormatTests", dependencies: ["ModelFormat"]),
-        .testTarget(name: "LandmarksTests", dependencies: ["Inputs", "Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
+        .testTarget(name: "LandmarksTests", dependencies: ["FaceMarkup", "Inputs", "Landmarks", "LandmarkTraining", "LinearAlgebra", "FaceData", "FaceDetection", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "CV4L2", "Media", "Imaging", "JPEGCodec"]),
         .testTarget(name: "VirtualCameraTests", dependencies: ["VirtualCamera", "Capture", "Imaging"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], exclude: ["Fixtures"]),
-        .testTarget(name: "FaceModelTests", dependencies: ["FaceModel", "FaceModelTraining", "Geometry", "FaceData", "JPEGCodec"]),
+        .testTarget(name: "FaceModelTests", dependencies: ["FaceMarkup", "FaceModel", "FaceModelTraining", "Geometry", "FaceData", "JPEGCodec"]),
         .testTarget(name: "PoseEstimationTests", dependencies: ["PoseEstimation", "FaceModel", "Geometry"]),
         .testTarget(name: "SmoothingTests", dependencies: ["Smoothing", "Geometry"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["Inputs", "Anchors", "FaceTracking", "LandmarkTraining", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceMarkup", "Inputs", "Anchors", "FaceTracking", "LandmarkTraining", "PoseEstimation", "FaceModel", "Smoothing", "Geometry", "Landmarks", "FaceDetection", "Imaging", "FaceData", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "FaceDetectionTests", dependencies: ["Inputs", "FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Anchors", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["EyeglassesTraining", "FaceData", "FacialMetrics", "ModelFormat", "Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "GlassesCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),

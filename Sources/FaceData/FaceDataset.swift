@@ -1,3 +1,4 @@
+import FaceMarkup
 import Foundation
 import Imaging
 import Media

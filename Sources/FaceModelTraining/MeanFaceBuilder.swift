@@ -1,5 +1,6 @@
 import FaceModel
 import FaceData
+import FaceMarkup
 import Foundation
 import Geometry
 

@@ -1,4 +1,5 @@
 import FaceData
+import FaceMarkup
 
 /// Landmark error measures of the 300-W protocol (Sagonas et al. 2013).
 ///

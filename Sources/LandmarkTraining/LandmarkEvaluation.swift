@@ -1,4 +1,5 @@
 import FaceData
+import FaceMarkup
 
 /// Accumulates the 300-W style accuracy report of a landmark model over annotated faces.
 ///

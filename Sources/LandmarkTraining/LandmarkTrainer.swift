@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FaceData
+import FaceMarkup
 import FaceDetection
 import Imaging
 import Landmarks

@@ -1,4 +1,5 @@
 import FaceData
+import FaceMarkup
 import FaceDetection
 import FaceTracking
 import Foundation

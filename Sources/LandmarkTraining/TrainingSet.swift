@@ -1,4 +1,5 @@
 import FaceData
+import FaceMarkup
 import FaceDetection
 import Foundation
 import Imaging

@@ -215,6 +215,22 @@ public struct LandmarkCascade: LandmarkModel {
         /// The best detection-mode fit so far (`keepBest`), kept apart from the working buffers.
         var bestShape: [SIMD2<Float>] = []
         var bestFeatures: [Float] = []
+        /// Every start's fit and score, shapes end to end, for a consensus (`DetectionRefinement.consensus`).
+        var startShapes: [SIMD2<Float>] = []
+        var startScores: [Float] = []
+        /// The mirrored fit (`DetectionRefinement.mirror`): the mirrored square and its filter's crop,
+        /// the direct fit kept aside, the mirrored fit mapped back.
+        var mirrorImage = GrayImage(width: 0, height: 0)
+        var mirrorCrop = FaceCrop()
+        var directShape: [SIMD2<Float>] = []
+        var directFeatures: [Float] = []
+        var mirrorShape: [SIMD2<Float>] = []
+
+        /// Appends the current fit (`shape`) and its score to the starts.
+        mutating func keepStart(score: Float) {
+            startShapes.append(contentsOf: shape)
+            startScores.append(score)
+        }
 
         /// Copies the current fit (`shape`, `features`) into `bestShape`/`bestFeatures`, in place once
         /// they have the size.

@@ -51,11 +51,11 @@ enum PipelineFactory {
 
     /// The photo journey of `landmarks`: the photo detector (faces of any size, at the edge) and the
     /// bundled tracking-confidence model as the fit judge when it was trained for the landmark model.
-    static func makePhotoLandmarker(models: TrackingModels) throws -> PhotoLandmarker {
+    static func makePhotoLandmarker(models: TrackingModels, mirror: DetectionRefinement.MirrorCombination? = DetectionRefinement().mirror) throws -> PhotoLandmarker {
         let confidencePath = try ModelsDirectory.file("tracking-confidence.tcnf").path
         let judge = FileManager.default.fileExists(atPath: confidencePath) ? try? TrackingConfidenceModel(contentsOf: confidencePath) : nil
         return PhotoLandmarker(detector: PhotoFaceDetector(model: models.detector), cascade: models.cascade, judge: judge,
-                               decoder: TurboJPEGDecoder())
+                               decoder: TurboJPEGDecoder(), mirror: mirror)
     }
 
     /// A pipeline drawing `glasses` (nil for the modes without glasses) with `models` (default: the

@@ -30,10 +30,11 @@ public final class PhotoLandmarker {
     private var gray = GrayImage(width: 1, height: 1)
 
     /// `judge` is used only when it was trained for `cascade` (`FitScorer.judges`); without one every
-    /// detection is reported.
-    public init(detector: any FaceDetector, cascade: LandmarkCascade, judge: (any FitScorer)?, decoder: any JPEGDecoding) {
+    /// detection is reported. `mirror`: how the fit of each mirrored face joins the direct one.
+    public init(detector: any FaceDetector, cascade: LandmarkCascade, judge: (any FitScorer)?, decoder: any JPEGDecoding,
+                mirror: DetectionRefinement.MirrorCombination? = DetectionRefinement().mirror) {
         var cascade = cascade
-        cascade.detectionRefinement = DetectionRefinement()
+        cascade.detectionRefinement = DetectionRefinement(mirror: mirror)
         if let judge, judge.judges(cascade) { cascade.detectionRefinement.scorer = judge }
         self.detector = detector
         self.cascade = cascade

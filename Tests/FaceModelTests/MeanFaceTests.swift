@@ -1,5 +1,6 @@
 import FaceModelTraining
 import FaceData
+import FaceMarkup
 import FaceModel
 import Foundation
 import Geometry

@@ -1,5 +1,6 @@
 import LandmarkTraining
 import FaceData
+import FaceMarkup
 import FaceDetection
 import FaceTracking
 import Foundation

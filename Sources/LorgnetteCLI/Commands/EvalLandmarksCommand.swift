@@ -24,7 +24,10 @@ struct EvalLandmarksCommand: ParsableCommand {
             inter-ocular (outer eye corners 36, 45) or inter-pupil distance of the annotation. \
             Fits from a box run in detection mode (--refinement full: refit from the box the first \
             fit implies when it disagrees with the start, and more starts when the tracking-confidence \
-            model doubts the fit; refit: without the extra starts; none: one fit from the box).
+            model doubts the fit; refit: without the extra starts; none: one fit from the box). \
+            With --mirror mean (the default, as in `landmarks`, `measure` and the tracker's detection \
+            frames) each face is also fitted in its mirror image and the two fits averaged; --mirror \
+            none gives the direct fit alone, as before.
             """
     )
 
@@ -54,6 +57,15 @@ struct EvalLandmarksCommand: ParsableCommand {
 
     @Option(name: .customLong("retry-margin"), help: "Log-odds an extra start must out-score the best fit by to replace it, for --refinement full.")
     var retryMargin = DetectionRefinement().retryMargin
+
+    @Option(name: .customLong("retry-below"), help: "Log-odds below which the judge's doubt triggers the extra starts, for --refinement full (inf: always).")
+    var retryBelow = DetectionRefinement().retryBelowScore
+
+    @Option(help: "How the starts' fits combine, for --refinement full: best, median:D or weighted:D (fits within D inter-ocular distances of the best, mean point distance).")
+    var consensus = "best"
+
+    @Option(help: "Also fit the mirrored face and combine: none, mean, or agree:T (the mean when the two fits lie within T inter-ocular distances, else the higher-scoring fit).")
+    var mirror = "mean"
 
     @Option(name: .customLong("box-offset"), help: "Stress test: move every detector box down by DY of its side and scale it by S (DY,S, e.g. -0.3,1 or 0,1.2).")
     var boxOffset: String?
@@ -112,6 +124,9 @@ struct EvalLandmarksCommand: ParsableCommand {
             guard retryMargin.isFinite, retryMargin >= 0 else { throw ValidationError("--retry-margin must be a finite number ≥ 0") }
             cascade.detectionRefinement.retryMargin = retryMargin
         }
+        cascade.detectionRefinement.retryBelowScore = retryBelow
+        cascade.detectionRefinement.consensus = try DetectionRefinementOptions.consensus(consensus)
+        cascade.detectionRefinement.mirror = try DetectionRefinementOptions.mirror(mirror)
         var offset: (dy: Float, scale: Float)?
         if let boxOffset {
             let parts = boxOffset.split(separator: ",").compactMap { Float($0) }

@@ -61,6 +61,8 @@ struct EvalPhotosCommand: ParsableCommand {
     var noRivals = false
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
     var export: String?
+    @Option(help: "Detection mode's mirrored fit: mean (default: the fit of the mirrored face averaged in), none, or agree:T (see eval landmarks).")
+    var mirror = "mean"
     @Option(name: .customLong("baseline-model"), help: "Also fit the same scenes with this landmark model (e.g. the previous Models/landmarks.lmrk) and draw its curve on the SVG.")
     var baselineModel: String?
     @OptionGroup var curveOptions: ErrorCurveOptions
@@ -111,14 +113,14 @@ struct EvalPhotosCommand: ParsableCommand {
         let size = canvas.split(separator: "x").compactMap { Int($0) }
         guard size.count == 2, size[0] >= 64, size[1] >= 64, size[0] * size[1] <= 100_000_000 else { throw ValidationError("--canvas wants WxH") }
         var cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
-        cascade.detectionRefinement = DetectionRefinement()
+        cascade.detectionRefinement = DetectionRefinement(mirror: try DetectionRefinementOptions.mirror(mirror))
         if let scorer = try? TrackingConfidenceModel(contentsOf: ModelsDirectory.file("tracking-confidence.tcnf").path), scorer.matches(cascade) {
             cascade.detectionRefinement.scorer = scorer
         }
         var baseline: LandmarkCascade?
         if let baselineModel {
             baseline = try LandmarkCascade(contentsOf: baselineModel)
-            baseline!.detectionRefinement = DetectionRefinement()
+            baseline!.detectionRefinement = DetectionRefinement(mirror: cascade.detectionRefinement.mirror)
             if let scorer = cascade.detectionRefinement.scorer as? TrackingConfidenceModel, scorer.matches(baseline!) {
                 baseline!.detectionRefinement.scorer = scorer
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inputs
+import Landmarks
 import Pipeline
 import PreviewServer
 
@@ -21,7 +22,8 @@ struct LandmarksCommand: ParsableCommand {
             (iris centre; the eye-contour centre when an eye is closed). Each face is fitted in \
             detection mode: refitted from the box its first fit implies, and from moved and scaled \
             boxes when the tracking-confidence model (when it matches the landmark model) doubts the \
-            fit. Faces of any size are found, including faces that fill the frame or are cut by its \
+            fit; each face is also fitted in its mirror image (the crop around it flipped left-right, \
+            points mapped back) and the two fits averaged (--mirror none: the direct fit alone). Faces of any size are found, including faces that fill the frame or are cut by its \
             edge (the detector's pyramid is padded with black); on photos over 6 megapixels the \
             smallest face found grows with the photo (about 90 px wide at 12 megapixels). A detection \
             whose fit the tracking-confidence model judges not to be a face is dropped, and faces are \
@@ -42,10 +44,15 @@ struct LandmarksCommand: ParsableCommand {
     @Option(help: "Face detector model file (default: Models/face-detector.fdet).")
     var detector: String?
 
+    @Option(help: "Also fit each face's mirror image and average the two fits: mean (default) or none (the direct fit alone, as before).")
+    var mirror = "mean"
+
     func run() throws {
         let landmarker: PhotoLandmarker
         do {
-            landmarker = try PipelineFactory.makePhotoLandmarker(models: PipelineFactory.TrackingModels(landmarkModel: model, detectorModel: detector))
+            guard ["mean", "none"].contains(mirror) else { throw ValidationError("--mirror must be mean or none") }
+            landmarker = try PipelineFactory.makePhotoLandmarker(models: PipelineFactory.TrackingModels(landmarkModel: model, detectorModel: detector),
+                                                                 mirror: try DetectionRefinementOptions.mirror(mirror))
         } catch {
             printError("landmarks: \(describe(error))")
             throw ExitCode.failure
