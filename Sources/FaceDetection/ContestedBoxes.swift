@@ -1,7 +1,7 @@
 import Imaging
 
 /// A box that survived non-maximum suppression, with the best-scoring windows of clearly different
-/// size that it suppressed (at most one larger and one smaller), so that a judge of the fit, not the
+/// size that it suppressed (at most `perSide` larger and `perSide` smaller), so that a judge of the fit, not the
 /// window score, decides between them.
 ///
 /// Why: the HOG window score compares windows of one size well and windows of different sizes badly.
@@ -12,7 +12,7 @@ public struct ContestedBox: Sendable, Equatable {
     /// The box non-maximum suppression kept.
     public var box: FaceBox
     /// Suppressed windows overlapping `box` whose side differs from it by at least the rival ratio,
-    /// best first: the best larger one and the best smaller one, when they exist.
+    /// best first: the best larger ones and the best smaller ones, when they exist.
     public var rivals: [FaceBox]
 
     public init(box: FaceBox, rivals: [FaceBox] = []) {
