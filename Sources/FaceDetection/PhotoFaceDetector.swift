@@ -49,12 +49,19 @@ public final class PhotoFaceDetector: ContestedFaceDetector {
     /// Boxes whose centre lies outside the photo are dropped: such a face is less than half in the
     /// picture, and the padding's edge against the photo's content is where false windows score.
     public func detect(in image: GrayImage) -> [FaceBox] {
-        detectContested(in: image).map(\.box)
+        scan(image).kept
     }
 
     /// `detect(in:)`'s boxes, each with the windows of clearly different size it suppressed
     /// (`contestedBoxes`), for the fit judge to choose between (`LandmarkCascade.faces(in:detector:)`).
     public func detectContested(in image: GrayImage) -> [ContestedBox] {
+        let (kept, candidates) = scan(image)
+        return contestedBoxes(kept: kept, candidates: candidates)
+    }
+
+    /// The windows over the threshold and the boxes suppression keeps of them, both only those whose
+    /// centre lies inside the photo.
+    private func scan(_ image: GrayImage) -> (kept: [FaceBox], candidates: [FaceBox]) {
         detector.minimumFaceSide = smallestFaceSide(width: image.width, height: image.height)
         let w = Float(image.width), h = Float(image.height)
         let inside = { (b: FaceBox) -> Bool in
@@ -62,7 +69,6 @@ public final class PhotoFaceDetector: ContestedFaceDetector {
             return c.x >= -0.5 && c.y >= -0.5 && c.x <= w - 0.5 && c.y <= h - 0.5
         }
         let candidates = detector.candidates(in: image, threshold: detector.threshold)
-        let kept = nonMaximumSuppression(candidates).filter(inside)
-        return contestedBoxes(kept: kept, candidates: candidates.filter(inside))
+        return (nonMaximumSuppression(candidates).filter(inside), candidates.filter(inside))
     }
 }
