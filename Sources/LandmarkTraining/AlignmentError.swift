@@ -8,10 +8,7 @@ import FaceMarkup
 /// (eye-contour centres). For markups other than 68 points the box diagonal is used.
 public enum AlignmentError {
     public static func meanError(_ predicted: [SIMD2<Float>], _ truth: [SIMD2<Float>], indices: ClosedRange<Int>? = nil) -> Float {
-        let r = indices ?? 0...(truth.count - 1)
-        var s: Float = 0
-        for i in r { let d = predicted[i] - truth[i]; s += (d * d).sum().squareRoot() }
-        return s / Float(r.count)
+        PointDistance.mean(predicted, truth, indices: indices ?? 0...(truth.count - 1))
     }
 
     /// Inter-ocular distance of the true shape (68 points), else its landmark box diagonal.

@@ -57,7 +57,7 @@ extension LandmarkCascade {
         for i in 0..<landmarkCount { workspace.mirrorShape[i] = map.imagePoint(workspace.bestShape[IBUG68.mirror[i]]) }
         var takeMean = true
         if case .meanWhereAgreeing(let within) = mirror {
-            takeMean = Self.meanDistance(workspace.directShape, workspace.mirrorShape) <= within * spread(of: workspace.directShape)
+            takeMean = PointDistance.mean(workspace.directShape, workspace.mirrorShape) <= within * spread(of: workspace.directShape)
         }
         let fits = direct.fitCount + flipped.fitCount
         if takeMean {
@@ -123,7 +123,7 @@ extension LandmarkCascade {
         guard count > 1 else { return }
         let limit = within * spread(of: workspace.bestShape)
         var members: [Int] = []
-        for s in 0..<count where Self.meanDistance(workspace.bestShape, workspace.startShapes[(s * n)..<((s + 1) * n)]) <= limit {
+        for s in 0..<count where PointDistance.mean(workspace.bestShape, workspace.startShapes[(s * n)..<((s + 1) * n)]) <= limit {
             members.append(s)
         }
         guard members.count > 1 else { return }
@@ -150,13 +150,6 @@ extension LandmarkCascade {
     /// inter-ocular distance of a 68-point shape, else its canonical box side.
     func spread(of shape: [SIMD2<Float>]) -> Float {
         landmarkCount == IBUG68.count ? IBUG68.interOcular(shape) : FaceBox.canonical(landmarks: shape).width
-    }
-
-    /// Mean Euclidean distance between corresponding points.
-    static func meanDistance<A: Collection<SIMD2<Float>>, B: Collection<SIMD2<Float>>>(_ a: A, _ b: B) -> Float where A.Index == Int, B.Index == Int {
-        var sum: Float = 0
-        for (p, q) in zip(a, b) { let d = p - q; sum += (d * d).sum().squareRoot() }
-        return sum / Float(max(a.count, 1))
     }
 
     /// One start: the fit from `box`, refitted from the box it implies when the two disagree.
