@@ -55,9 +55,11 @@ struct LocalBinaryStageTrainer {
                 return SIMD2(r * cos(a), r * sin(a))
             })
         }
-        // The forests learn from a regular subsample of the fitting rows (fold A).
-        let step = max(1, (foldStart + b.forestSamples - 1) / b.forestSamples)
-        let forestRows = Array(Swift.stride(from: 0, to: foldStart, by: step))
+        // The forests learn from a regular subsample of the rows the map is fitted on (fold A, or
+        // every row when the fold is not held out).
+        let forestEnd = options.holdOut ? foldStart : count
+        let step = max(1, (forestEnd + b.forestSamples - 1) / b.forestSamples)
+        let forestRows = Array(Swift.stride(from: 0, to: forestEnd, by: step))
         let m = forestRows.count
 
         // 1. Targets (reference frame) of every sample, pixel table of the forest rows.
