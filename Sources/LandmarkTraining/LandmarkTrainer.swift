@@ -263,6 +263,25 @@ public final class LandmarkTrainer {
                        before, after, foldBefore, foldAfter, o.holdOut ? " (held out)" : ""))
             progress(TrainingProgress(fraction: Double(k + 1) / Double(stageCount), phase: "stage \(k + 1)/\(stageCount) done"))
         }
+
+        // Stages on local binary features (Ren et al. 2014), from the shapes the SDM stages left.
+        let binary = LocalBinaryStageTrainer(cascade: cascade, faces: faces, sampleFace: sampleFace, initial: initial, foldStart: foldStart, options: o)
+        var binaryReports: [String] = []
+        for (k, radius) in o.binary.radii.enumerated() {
+            progress(TrainingProgress(fraction: 1, phase: "binary stage \(k + 1)/\(o.binary.radii.count)"))
+            let before = Self.meanNME(shapes, faces: faces, sampleFace: sampleFace)
+            let foldBefore = Self.meanNME(Array(shapes[foldStart...]), faces: faces, sampleFace: Array(sampleFace[foldStart...]))
+            let fit = try binary.train(shapes: shapes, radius: radius, stageIndex: k, log: log)
+            LocalBinaryStageTrainer.move(&shapes, stage: fit.stage, leaves: fit.leaves, cascade: cascade)
+            cascade.binaryStages.append(fit.stage)
+            let after = Self.meanNME(shapes, faces: faces, sampleFace: sampleFace)
+            let foldAfter = Self.meanNME(Array(shapes[foldStart...]), faces: faces, sampleFace: Array(sampleFace[foldStart...]))
+            binaryReports.append(String(format: "radius %g: ridge %.4g, γ %.3g, rank %d", radius, fit.ridge, fit.betweenWeight, fit.stage.map.rank))
+            log(String(format: "binary stage %d radius %.2f (%d trees of depth %d per point): ridge %.4g, between-face weight %.3g, rank %d, train NME %.4f -> %.4f, ridge fold %.4f -> %.4f%@",
+                       k + 1, radius, o.binary.trees, o.binary.depth, fit.ridge, fit.betweenWeight, fit.stage.map.rank, before, after, foldBefore, foldAfter,
+                       o.holdOut ? " (held out)" : ""))
+        }
+        if !binaryReports.isEmpty { cascade.metadata["training.binary_stages"] = binaryReports.joined(separator: "; ") }
         return (cascade, reports)
     }
 

@@ -84,6 +84,8 @@ public struct LandmarkTrainingOptions: Sendable {
     public var rankEnergy: Float = 0.9995
     /// Upper bound on each stage's rank (run-time cost is about featureCount x rank per stage).
     public var maxRank = 136
+    /// Stages on local binary features appended after the SDM stages (none by default).
+    public var binary = LocalBinaryOptions()
     /// Worker threads for descriptor extraction (BLAS threading is set separately).
     public var threads = 2
 

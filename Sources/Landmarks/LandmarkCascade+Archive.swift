@@ -8,8 +8,13 @@ extension LandmarkCascade: ArchivedModel {
     /// Version 2 added optional shape features (`shape_feature_scale`); version 1 files have none.
     /// Version 3 added pose-partitioned stages (`stage.K.yaw_bounds`, `stage.K.domain.D.weights`
     /// and `.basis`); a cascade without them is still written as version 2, byte for byte as before.
-    public static let archiveVersion = 3
-    public static let supportedVersions = 1...3
+    /// Version 4 added stages on local binary features (`binary_stages`, `binary.K.radius`/`.trees`/
+    /// `.depth`, tensors `binary.K.offsets`, `.thresholds`, `.weights`, `.basis`); only a cascade
+    /// with such stages is written as version 4.
+    public static let archiveVersion = 4
+    public static let supportedVersions = 1...4
+    /// Bounds on a binary stage's forests (the trainer's are 5-8 trees of depth 4-5).
+    static let maximumTrees = 64, maximumDepth = 8
     public static let modelName = "landmark model"
     /// Bound on the reference side and the stage strides (reference pixels).
     static let maximumReferenceLength: Float = 10_000
@@ -40,8 +45,19 @@ extension LandmarkCascade: ArchivedModel {
                 tensors["stage.\(k).basis"] = .init(shape: [s.rank, 2 * landmarkCount], values: s.basis)
             }
         }
+        if !binaryStages.isEmpty { meta["binary_stages"] = String(binaryStages.count) }
+        for (k, s) in binaryStages.enumerated() {
+            meta["binary.\(k).radius"] = String(s.radius)
+            meta["binary.\(k).trees"] = String(s.trees)
+            meta["binary.\(k).depth"] = String(s.depth)
+            tensors["binary.\(k).offsets"] = .init(shape: [s.offsets.count, 4], values: s.offsets.flatMap { [$0.x, $0.y, $0.z, $0.w] })
+            tensors["binary.\(k).thresholds"] = .init(shape: [s.thresholds.count], values: s.thresholds)
+            tensors["binary.\(k).weights"] = .init(shape: [s.map.featureCount, s.map.rank], values: s.map.weights, encoding: weightEncoding)
+            tensors["binary.\(k).basis"] = .init(shape: [s.map.rank, 2 * landmarkCount], values: s.map.basis)
+        }
         let partitioned = stages.contains { $0.yawDomains != nil }
-        return ModelArchive(kind: Self.archiveKind, version: partitioned ? Self.archiveVersion : 2, metadata: meta, tensors: tensors)
+        let version = !binaryStages.isEmpty ? 4 : partitioned ? 3 : 2
+        return ModelArchive(kind: Self.archiveKind, version: version, metadata: meta, tensors: tensors)
     }
 
     /// Rebuilds a cascade from a parsed archive, checking every tensor against the declared layout.
@@ -105,6 +121,40 @@ extension LandmarkCascade: ArchivedModel {
                 stages.append(try map("stage.\(k)", "stage \(k)"))
             }
         }
-        self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, shapeFeatureScale: shapeScale, metadata: m)
+        let binaryStages = try Self.binaryStages(archive, landmarks: n)
+        self.init(meanShape: mean, boxShape: box, descriptor: spec, referenceSide: side, stages: stages, binaryStages: binaryStages,
+                  shapeFeatureScale: shapeScale, metadata: m)
+    }
+
+    /// The local-binary-feature stages of a version-4 archive (none when it declares none). Every
+    /// count is bounded before it sizes anything, so `LocalBinaryStage.leaves` (unchecked) only
+    /// indexes what the tensors hold: nodes `n · trees · (2^depth − 1)`, bits `n · trees · 2^depth`.
+    static func binaryStages(_ archive: ModelArchive, landmarks n: Int) throws -> [LocalBinaryStage] {
+        let m = archive.metadata
+        guard let text = m["binary_stages"] else { return [] }
+        guard archive.version >= 4, let count = Int(text), (1...16).contains(count) else {
+            throw ModelFileError("landmark model: bad 'binary_stages' \(text) (1...16, version ≥ 4)")
+        }
+        return try (0..<count).map { k in
+            guard let radius = m["binary.\(k).radius"].flatMap(Float.init), radius > 0, radius <= Self.maximumReferenceLength,
+                  let trees = m["binary.\(k).trees"].flatMap(Int.init), (1...Self.maximumTrees).contains(trees),
+                  let depth = m["binary.\(k).depth"].flatMap(Int.init), (1...Self.maximumDepth).contains(depth) else {
+                throw ModelFileError("landmark model: binary stage \(k) lacks a valid radius, trees (1...\(Self.maximumTrees)) or depth (1...\(Self.maximumDepth))")
+            }
+            let nodes = n * trees * ((1 << depth) - 1), features = n * trees * (1 << depth) + 1
+            let o = try archive.tensor("binary.\(k).offsets"), t = try archive.tensor("binary.\(k).thresholds")
+            let w = try archive.tensor("binary.\(k).weights"), b = try archive.tensor("binary.\(k).basis")
+            guard o.shape == [nodes, 4], t.shape == [nodes], o.values.allSatisfy({ $0.isFinite && abs($0) <= Self.maximumReferenceLength }),
+                  t.values.allSatisfy(\.isFinite) else {
+                throw ModelFileError("landmark model: binary stage \(k) forests are \(o.shape)/\(t.shape), expected [\(nodes), 4]/[\(nodes)] finite values")
+            }
+            guard w.shape.count == 2, w.shape[0] == features, w.shape[1] > 0, w.shape[1] <= 2 * n, b.shape == [w.shape[1], 2 * n],
+                  w.values.allSatisfy(\.isFinite), b.values.allSatisfy(\.isFinite) else {
+                throw ModelFileError("landmark model: binary stage \(k) map is \(w.shape)/\(b.shape), expected [\(features), rank ≤ \(2 * n)]/[rank, \(2 * n)] finite values")
+            }
+            let offsets = (0..<nodes).map { SIMD4(o.values[4 * $0], o.values[4 * $0 + 1], o.values[4 * $0 + 2], o.values[4 * $0 + 3]) }
+            let map = CascadeStage(stride: radius, featureCount: features, rank: w.shape[1], weights: w.values, basis: b.values)
+            return LocalBinaryStage(radius: radius, trees: trees, depth: depth, landmarks: n, offsets: offsets, thresholds: t.values, map: map)
+        }
     }
 }

@@ -17,6 +17,10 @@ public struct LandmarkCascade: LandmarkModel {
     public let descriptor: DescriptorSpec
     public let referenceSide: Float
     public var stages: [CascadeStage]
+    /// Stages on local binary features (`LocalBinaryStage`), run after `stages`; empty in the
+    /// shipped model. They leave `Workspace.features` (the last SDM stage's, which the
+    /// tracking-confidence model reads) as it was.
+    public var binaryStages: [LocalBinaryStage]
     /// Weight of the shape features (0 = none). When positive, every stage also reads the current
     /// shape's deviation from the mean shape in the reference frame (2 x landmarks values, reference
     /// units times this scale) after the descriptors: a linear shape prior, so points with weak local
@@ -36,7 +40,9 @@ public struct LandmarkCascade: LandmarkModel {
     static let cropHalfSide: Float = 0.85
 
     public init(meanShape: [SIMD2<Float>], boxShape: [SIMD2<Float>], descriptor: DescriptorSpec,
-                referenceSide: Float, stages: [CascadeStage], shapeFeatureScale: Float = 0, metadata: [String: String] = [:]) {
+                referenceSide: Float, stages: [CascadeStage], binaryStages: [LocalBinaryStage] = [], shapeFeatureScale: Float = 0,
+                metadata: [String: String] = [:]) {
+        precondition(binaryStages.allSatisfy { $0.landmarks == meanShape.count }, "binary stages have another landmark count")
         precondition(meanShape.count == boxShape.count && !meanShape.isEmpty, "mean and box shapes differ in size")
         precondition(shapeFeatureScale >= 0 && shapeFeatureScale.isFinite, "shape feature scale must be finite and ≥ 0")
         self.shapeFeatureScale = shapeFeatureScale
@@ -46,6 +52,7 @@ public struct LandmarkCascade: LandmarkModel {
         self.patchLayout = PatchLayout(spec: descriptor)
         self.referenceSide = referenceSide
         self.stages = stages
+        self.binaryStages = binaryStages
         self.metadata = metadata
     }
 
@@ -60,7 +67,7 @@ public struct LandmarkCascade: LandmarkModel {
     public func withBoxShape(_ shape: [SIMD2<Float>]) -> LandmarkCascade {
         precondition(shape.count == landmarkCount, "box shape has \(shape.count) points, model has \(landmarkCount)")
         var c = LandmarkCascade(meanShape: meanShape, boxShape: shape, descriptor: descriptor, referenceSide: referenceSide,
-                                stages: stages, shapeFeatureScale: shapeFeatureScale, metadata: metadata)
+                                stages: stages, binaryStages: binaryStages, shapeFeatureScale: shapeFeatureScale, metadata: metadata)
         c.detectionRefinement = detectionRefinement
         return c
     }
@@ -225,6 +232,9 @@ public struct LandmarkCascade: LandmarkModel {
         var directShape: [SIMD2<Float>] = []
         var directFeatures: [Float] = []
         var mirrorShape: [SIMD2<Float>] = []
+        /// The binary stages' feature vector (all zero between steps) and the bits one step sets.
+        var binaryFeatures: [Float] = []
+        var leaves: [Int32] = []
 
         /// Appends the current fit (`shape`) and its score to the starts.
         mutating func keepStart(score: Float) {
@@ -244,10 +254,13 @@ public struct LandmarkCascade: LandmarkModel {
             features = [Float](repeating: 0, count: cascade.featureCount)
             var maxRank = 8
             for stage in cascade.stages { for map in stage.maps { maxRank = max(maxRank, map.paddedRank) } }
-            coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
+            for stage in cascade.binaryStages { maxRank = max(maxRank, stage.map.paddedRank) }
             delta = [Float](repeating: 0, count: 2 * cascade.landmarkCount)
             shape = [SIMD2<Float>](repeating: .zero, count: cascade.landmarkCount)
             crop = FaceCrop()
+            binaryFeatures = [Float](repeating: 0, count: cascade.binaryStages.map(\.map.featureCount).max() ?? 0)
+            leaves = [Int32](repeating: 0, count: cascade.binaryStages.map { $0.landmarks * $0.trees }.max() ?? 0)
+            coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
         }
 
         /// Runs every stage of `cascade` from `initial` (image coordinates); the result is `shape`.
@@ -261,6 +274,41 @@ public struct LandmarkCascade: LandmarkModel {
         mutating func fitFromShape(_ cascade: LandmarkCascade, image: LumaFrame) {
             cascade.updateCrop(&crop, image: image, around: shape)
             for stage in cascade.stages { step(stage, cascade: cascade) }
+            guard !cascade.binaryStages.isEmpty else { return }
+            // The shape is moved out while `apply` writes it (no copy, no allocation), and back.
+            var moving: [SIMD2<Float>] = []
+            swap(&moving, &shape)
+            for stage in cascade.binaryStages { apply(stage, cascade: cascade, crop: crop, shape: &moving) }
+            swap(&moving, &shape)
+        }
+
+        /// One local-binary-feature step: the trees' bits set, the increment regressed from them,
+        /// the bits cleared again, the shape moved.
+        public mutating func apply(_ stage: LocalBinaryStage, cascade: LandmarkCascade, crop: FaceCrop, shape: inout [SIMD2<Float>]) {
+            let t = cascade.referenceTransform(for: shape)
+            let bits = stage.landmarks * stage.trees
+            let outputs = 2 * shape.count
+            // A workspace made for another cascade grows here once (the module runs unchecked).
+            if binaryFeatures.count < stage.map.featureCount { binaryFeatures = [Float](repeating: 0, count: stage.map.featureCount) }
+            if leaves.count < bits { leaves = [Int32](repeating: 0, count: bits) }
+            if coefficients.count < stage.map.paddedRank { coefficients = [Float](repeating: 0, count: stage.map.paddedRank) }
+            leaves.withUnsafeMutableBufferPointer { l in
+                stage.leaves(crop: crop, shape: shape, transform: t, into: l.baseAddress!)
+                binaryFeatures.withUnsafeMutableBufferPointer { f in
+                    for k in 0..<bits { f[Int(l[k])] = 1 }
+                    f[stage.map.featureCount - 1] = 1
+                    coefficients.withUnsafeMutableBufferPointer { c in
+                        delta.withUnsafeMutableBufferPointer { d in
+                            stage.map.increment(features: f.baseAddress!, coefficients: c.baseAddress!, into: d.baseAddress!, outputs: outputs)
+                        }
+                    }
+                    for k in 0..<bits { f[Int(l[k])] = 0 }
+                    f[stage.map.featureCount - 1] = 0
+                }
+            }
+            for i in 0..<shape.count {
+                shape[i] += t.applyLinear(SIMD2(delta[2 * i], delta[2 * i + 1]))
+            }
         }
 
         /// `apply(_:cascade:crop:shape:)` on this workspace's own crop and shape.

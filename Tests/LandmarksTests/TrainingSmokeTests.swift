@@ -122,6 +122,36 @@ import Testing
         #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
     }
 
+    /// A local-binary-feature stage appended to the tiny cascade: it reduces the training error left
+    /// by the SDM stages, the same seed gives the same model, and it survives the file (version 4).
+    @Test(.enabled(if: SharedData.available, "needs ../shared/data/faces68/train"))
+    func binaryStageLearnsAndRoundTrips() throws {
+        let faces = try Self.faces(12)
+        var options = Self.tinyOptions()
+        options.ridgeCandidates = [0.1]
+        options.ridgeFoldPercent = 25
+        options.binary.radii = [8]
+        options.binary.trees = 2
+        options.binary.depth = 3
+        options.binary.ridgeCandidates = [1, 10]
+        options.binary.betweenWeights = [1, 0.3]
+        var lines: [String] = []
+        let (cascade, reports) = try LandmarkTrainer(options: options).train(faces: faces, log: { lines.append($0) })
+        #expect(cascade.stages.count == 2 && cascade.binaryStages.count == 1)
+        let line = try #require(lines.first { $0.hasPrefix("binary stage 1") })
+        // "train NME a -> b": the binary stage moves the samples closer to their annotations.
+        let numbers = line.components(separatedBy: "train NME ")[1].components(separatedBy: ",")[0].components(separatedBy: " -> ").compactMap { Float($0) }
+        #expect(numbers.count == 2 && numbers[1] < numbers[0] && abs(numbers[0] - reports.last!.nmeAfter) < 1e-5, "\(line)")
+
+        let again = try LandmarkTrainer(options: options).train(faces: faces).0
+        let f = faces[0]
+        #expect(again.landmarks(in: f.image, box: f.box) == cascade.landmarks(in: f.image, box: f.box), "same seed, different model")
+        let reloaded = try LandmarkCascade(bytes: cascade.archive(weightEncoding: .float32).serialized())
+        #expect(reloaded.binaryStages.count == 1)
+        let a = cascade.landmarks(in: f.image, box: f.box), b = reloaded.landmarks(in: f.image, box: f.box)
+        for i in 0..<68 { #expect(abs(a[i].x - b[i].x) < 1e-2 && abs(a[i].y - b[i].y) < 1e-2) }
+    }
+
     /// The between-face weights' ridge window is ordinary ridge's choice and its neighbours; with
     /// `extend` it steps on while the best error sits at its edge, and stops at the list's end.
     @Test func ridgeWindowExtendsWhileTheEdgeIsBest() {

@@ -76,6 +76,9 @@ struct EvalLandmarksCommand: ParsableCommand {
     @Option(name: .customLong("max-stages"), help: "Evaluate only the first N stages of the cascade.")
     var maxStages: Int?
 
+    @Option(name: .customLong("binary-stages"), help: "Evaluate only the first N stages on local binary features (0 = the SDM stages alone; the model's SDM stages are those of a model trained without --lbf-radii, so one training gives both).")
+    var binaryStages: Int?
+
     @Option(name: .customLong("timing-repeats"), help: "Fit every face this many times and also report the median over faces of each face's fastest fit (thread CPU time): robust to other processes on a shared machine.")
     var timingRepeats = 1
 
@@ -113,6 +116,7 @@ struct EvalLandmarksCommand: ParsableCommand {
         var cascade = try LandmarkCascade(contentsOf: model ?? ModelsDirectory.file("landmarks.lmrk").path)
         if let maxRank { cascade.stages = cascade.stages.map { $0.truncated(toRank: maxRank) } }
         if let maxStages { cascade.stages = Array(cascade.stages.prefix(max(1, maxStages))) }
+        if let binaryStages { cascade.binaryStages = Array(cascade.binaryStages.prefix(max(0, binaryStages))) }
         cascade.detectionRefinement = refinement == "none" ? .none : DetectionRefinement()
         if refinement == "full" {
             let scorer = try TrackingConfidenceModel(contentsOf: confidence ?? ModelsDirectory.file("tracking-confidence.tcnf").path)

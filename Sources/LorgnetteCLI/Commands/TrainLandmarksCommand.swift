@@ -116,6 +116,24 @@ struct TrainLandmarksCommand: ParsableCommand {
     @Flag(name: .customLong("hold-out"), help: "Cross-validation: fit on the other folds only, so the --ridge-fold faces stay unseen (then: eval landmarks --split fold:K).")
     var holdOut = false
 
+    @Option(name: .customLong("lbf-radii"), help: "Append one stage on local binary features (Ren et al. 2014: per-point random forests of pixel-difference tests, one ridge map on their leaves) per radius, reference units (the face box is 96), comma-separated, after the SDM stages (default: none).")
+    var lbfRadii: String?
+
+    @Option(name: .customLong("lbf-trees"), help: "Trees per point in each local-binary-feature stage.")
+    var lbfTrees = 5
+
+    @Option(name: .customLong("lbf-depth"), help: "Depth of those trees (2^depth leaves each).")
+    var lbfDepth = 4
+
+    @Option(name: .customLong("lbf-samples"), help: "Training samples the forests grow from (every sample gets its leaves for the map).")
+    var lbfSamples = 12_000
+
+    @Option(name: .customLong("lbf-ridges"), help: "Ridge strengths (x the mean Gram diagonal) tried for the local-binary-feature maps, chosen on the ridge fold (one value = fixed).")
+    var lbfRidges = "0.003,0.01,0.03,0.1,0.3,1"
+
+    @Option(name: .customLong("lbf-between-weights"), help: "Between-face weights (0 < γ ≤ 1) tried for the local-binary-feature maps with --lbf-ridges (one value = fixed).")
+    var lbfBetweenWeights = "1,0.5,0.2"
+
     @Option(help: "Worker threads (descriptors and BLAS).")
     var threads = 2
 
@@ -229,6 +247,22 @@ struct TrainLandmarksCommand: ParsableCommand {
                 throw ValidationError("--stage-ridges (positive) and --stage-between-weights (0 < γ ≤ 1) need the same number of values")
             }
             options.stageParameters = zip(r, g).map { (ridge: $0, betweenWeight: $1) }
+        }
+        if let lbfRadii {
+            func parse(_ v: String) -> [Float]? {
+                let values = v.split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+                return values.count == v.split(separator: ",").count && !values.isEmpty && values.allSatisfy({ $0 > 0 && $0.isFinite }) ? values : nil
+            }
+            guard let radii = parse(lbfRadii), radii.allSatisfy({ $0 <= 96 }), let ridges = parse(lbfRidges), let gammas = parse(lbfBetweenWeights), gammas.allSatisfy({ $0 <= 1 }),
+                  (1...64).contains(lbfTrees), (1...8).contains(lbfDepth), lbfSamples >= 100 else {
+                throw ValidationError("--lbf-radii (0...96), --lbf-ridges (positive) and --lbf-between-weights (0 < γ ≤ 1) are comma-separated numbers; --lbf-trees 1...64, --lbf-depth 1...8, --lbf-samples ≥ 100")
+            }
+            options.binary.radii = radii
+            options.binary.trees = lbfTrees
+            options.binary.depth = lbfDepth
+            options.binary.forestSamples = lbfSamples
+            options.binary.ridgeCandidates = ridges
+            options.binary.betweenWeights = gammas
         }
         options.ridgeFold = ridgeFold
         options.holdOut = holdOut
