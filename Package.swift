@@ -143,6 +143,7 @@ let package = Package(
         .testTarget(name: "MeshesTests", dependencies: ["Meshes", "PNGCodec", "JPEGCodec", "MeshoptCodec", "CMeshopt", "DracoCodec", "WebPCodec", "Imaging"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Meshes", "GlassesCatalogue", "Imaging", "PNGCodec", "JPEGCodec"],
                     exclude: ["Fixtures", "ThreeReference"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "Meshes", "Rendering", "GlassesCatalogue", "FaceModel", "Geometry", "Imaging"]),
         .testTarget(name: "GlassesCatalogueTests", dependencies: ["GlassesCatalogue", "Meshes"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "JPEGCodec", "Imaging", "Inputs"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "Media", "Imaging"]),
