@@ -45,7 +45,7 @@ extension CardPixels {
     ///    is the edge whatever the blur's width (the gradient maximum slid 1–3 px towards hair
     ///    darkening away from a motion-blurred side, d3 frames 29–33). Ends at the window's fixed
     ///    ±4 px took in what lies beyond the plateau: on d20 frames 3–13 they put the card's bottom
-    ///    side 1.0–1.4 px low at its left end, against the brow's shadow a few pixels below it.
+    ///    side 1.0–1.4 px low at its left end, darker skin a few pixels below it (8 frames; 3 left).
     ///
     /// Not solved: where the ramp from the card runs on, with no plateau, into darker hair (d3 frames
     /// 271–284, the card's right side at 20–28° of yaw, a strip of skin 0–3 px wide between them), the
