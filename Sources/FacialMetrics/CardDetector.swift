@@ -18,19 +18,28 @@ import Imaging
 ///    Its card is taken only if it is flat (step 6).
 /// 4. Of the quadrilaterals, those with the card's aspect ratio as the face's pose shows it (1.586
 ///    foreshortened by the face's turn, ± 15 %), expected width
-///    (± 45 %), (step 3: opposite sides parallel within 6°) and every side supported by edge pixels
-///    along at least half its length are scored by their sides' support less the aspect's log-ratio.
+///    (0.7–1.45 of it: a PD of 90 to 43 mm), (step 3: opposite sides parallel within 6°) and every side
+///    supported by edge pixels along at least half its length are scored by their sides' support less the aspect's log-ratio.
 /// 5. Each side is refined: the gradient maximum along the side's normal (± 3 px, parabola
 ///    sub-pixel) at 40 points, then a total-least-squares line with 2.5-robust-SD rejection; then
-///    the same through the points where the edge is halfway between its two sides (± 4 px across
-///    that line), which a blurred edge beside a shaded background does not pull aside.
+///    (in colour) the same through the points where the card's own edge, the first leaving the card,
+///    is halfway between its blur's two plateaus (± 4 px across that line), which a blurred edge
+///    beside a shaded background, or hair beyond a strip of skin, does not pull aside.
 ///    Corners are the refined lines' intersections.
 /// 6. The corner homography with the intrinsics gives the card pose; a card whose normal is more
-///    than `maximumTiltDegrees` off the face's z axis is rejected (it is not parallel to the eyes).
+///    than `maximumTiltDegrees` off the face's z axis is rejected (it is not parallel to the eyes),
+///    as tilted up to `plausibleTiltDegrees` and as no card beyond.
 public struct CardDetector: Sendable {
     public var maximumTiltDegrees = 10.0
 
     public init() {}
+
+    /// The most a quadrilateral that passed the aspect gate can read as tilted and still be a card:
+    /// the gate (± 15 % of the face's aspect) passes a card tipped about either face axis by at most
+    /// acos 0.85 = 32°. Quadrilaterals in the hair or the background of card-less photos read 38–64°
+    /// (faces68 train photos) and were reported as "card tilted", which sent the user to straighten
+    /// a card they were not holding; beyond this they are no card.
+    static let plausibleTiltDegrees = 32.0
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case notFound
@@ -79,7 +88,7 @@ public struct CardDetector: Sendable {
                       let pose = Self.pose(corners: quad.corners, camera: camera) else { continue }
                 let tilt = acos(min(1, abs(pose.rotation.matrix.c2.dot(cameraFromFace.rotation.matrix.c2)))) * 180 / .pi
                 if tilt > maximumTiltDegrees {
-                    if !bandSearch { tiltFailure = tilt }
+                    if !bandSearch && tilt <= Self.plausibleTiltDegrees { tiltFailure = tilt }
                     continue
                 }
                 return .success(CardObservation(corners: quad.corners, cameraFromCard: pose, placement: placement,
@@ -230,7 +239,10 @@ public struct CardDetector: Sendable {
                       let br = Self.intersect(bottom, right), let bl = Self.intersect(bottom, left) else { continue }
                 guard tl.y < bl.y, tr.y < br.y, tl.x < tr.x, bl.x < br.x else { continue }
                 let width = (norm(tr - tl) + norm(br - bl)) / 2, height = (norm(bl - tl) + norm(br - tr)) / 2
-                guard width > 0.55 * w0, width < 1.45 * w0 else { continue }
+                // w0 takes a 63 mm PD; the card is 63 / PD of it: 0.83 at an adult's widest 76 mm, 1.4 at a
+                // child's 45 mm. A quadrilateral 0.52 of it under the nose of d18 (frame 128), with the card on the
+                // forehead tipped 20° (rejected as tilted there), read as a flat card under the nose.
+                guard width > 0.7 * w0, width < 1.45 * w0 else { continue }
                 let ratio = width / height
                 guard ratio > aspect * 0.85, ratio < aspect * 1.15 else { continue }
                 let s = [support(g, tl, tr, threshold: threshold * 0.5), support(g, tr, br, threshold: threshold * 0.5),
@@ -292,18 +304,22 @@ public struct CardDetector: Sendable {
             pts.append(c + n * o)
         }
         guard let first = Self.robustLine(pts) else { return nil }
-        // Second pass, in colour only: the halfway crossing of each profile across the first pass's
-        // line, its ends now ±4 px off the edge on both sides (`CardPixels.halfwayCrossing`). Kept only
+        // Second pass, in colour only: the halfway crossing of the card's own edge in each profile across
+        // the first pass's line, ±4 px of it (`CardPixels.cardSideCrossing`). ±6 px (d3 96.9 %, d20
+        // 98.9 %) took in a colour step 4–6 px inside the card (JPEG chroma; d3 frames 130 and 133:
+        // the bottom side 3.2 px inside) and failed CardFootageTests (d3 213–218: a corner 1.48 px off). Kept only
         // with as many points as the first pass needs. In luma it moved sides of the rendered heads'
         // cards (band-coverage card trials read as tilted 12° and 19°) and of d20's (86.9 % within 1 px).
         guard case .colour = image else { return first }
-        let n1 = first.line.n
+        // Across the first pass's line, pointing into the card as `n` does (a TLS normal's sign is arbitrary).
+        let n1 = (first.line.n * n).sum() < 0 ? -first.line.n : first.line.n
+        let rho1 = (first.line.n * n).sum() < 0 ? -first.line.rho : first.line.rho
         var mid: [SIMD2<Double>] = []
         for k in 0..<40 {
             var c = p + d * (0.1 + 0.8 * Double(k) / 39)
-            c -= n1 * ((n1 * c).sum() - first.line.rho)
+            c -= n1 * ((n1 * c).sum() - rho1)
             image.profile(from: c, along: n1, offsets: stride(from: -4.0, through: 4.0, by: 0.5), into: &prof)
-            guard let at = CardPixels.halfwayCrossing(prof) else { continue }
+            guard let at = CardPixels.cardSideCrossing(prof) else { continue }
             mid.append(c + n1 * (-4.0 + at * 0.5))
         }
         return Self.robustLine(mid) ?? first

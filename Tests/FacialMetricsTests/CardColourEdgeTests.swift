@@ -76,6 +76,29 @@ struct CardColourEdgeTests {
         }
         #expect(degrees > 10)
     }
+
+    /// A dark trapezoid where the card would be, of the card's size and mean aspect but its sides
+    /// converging 12° each (174 px wide at the top, 226 at the bottom, 126 high): no card held flat
+    /// or tipped a little looks like this; its homography reads as tilted far beyond the 32° the
+    /// aspect gate lets a real card through. Card-less photos gave such quadrilaterals in hair and
+    /// were told "card tilted 38–64°"; they must hear that no card was found.
+    @Test("a quadrilateral that reads tilted beyond what a card can be is no card, not a tilted one")
+    func implausiblyTiltedQuadrilateral() {
+        var rgb = RGBImage(width: Self.camera.width, height: Self.camera.height, fill: (180, 115, 70))
+        let cx = Self.camera.cx, top = Self.camera.cy - 45 - 63, bottom = top + 126
+        for y in 0..<rgb.height {
+            let t = (Double(y) + 0.5 - top) / (bottom - top)
+            guard t >= 0, t <= 1 else { continue }
+            let half = 87 + 26 * t
+            for x in 0..<rgb.width where abs(Double(x) + 0.5 - cx) <= half {
+                let i = 3 * (y * rgb.width + x)
+                rgb.pixels[i] = 60; rgb.pixels[i + 1] = 60; rgb.pixels[i + 2] = 60
+            }
+        }
+        let result = CardDetector().detect(in: GrayImage(luma: rgb), colour: rgb, landmarks: Self.landmarks,
+                                           cameraFromFace: Self.cameraFromFace, camera: Self.camera)
+        #expect(result.failureValue == .notFound, "\(result)")
+    }
 }
 
 extension Result {

@@ -55,7 +55,7 @@ struct EvalCardCommand: ParsableCommand {
     var seed: UInt64 = 3
     @Option(help: "What the card detector reads: colour (as measure does) or luma (the frame's grey only).")
     var edges = "colour"
-    @Option(help: "Write one line per frame here (tab-separated: frame, visible, detected, corner error px, failure).")
+    @Option(help: "Write one line per frame here (tab-separated: frame, visible, detected, corner error px, failure, yaw, pitch, drawn and found corners TL;TR;BR;BL as x,y px).")
     var tsv: String?
 
     func run() throws {
@@ -89,7 +89,7 @@ struct EvalCardCommand: ParsableCommand {
                                   decodeColour: edges == "colour" ? { try? decoder.decodeRGB($0, scale: .full) } : nil)
         footage.shutter = shutter
         footage.noiseSD = noise
-        var rows = ["frame\tvisible\tdetected\tcorner_error_px\tfailure\tyaw\tpitch"]
+        var rows = ["frame\tvisible\tdetected\tcorner_error_px\tfailure\tyaw\tpitch\ttruth_corners\tfound_corners"]
         var visible = 0, detectedVisible = 0, within1 = 0, tilted = 0, drawn = 0, frames = 0, found = 0
         // The same over the frames `measure` would look at (head inside its default angle gate).
         let gate = FrameGate()
@@ -127,7 +127,11 @@ struct EvalCardCommand: ParsableCommand {
                     if error <= 1 { within1 += 1 }
                 }
             }
-            rows.append("\(frames)\t\(r.visible ? 1 : 0)\t\(error != nil ? 1 : 0)\t\(error.map { String(format: "%.3f", $0) } ?? "")\t\(failure)\t\(r.viewAngles.map { String(format: "%.1f\t%.1f", $0.yaw, $0.pitch) } ?? "\t")")
+            // Corners TL, TR, BR, BL as x,y;x,y;… (px): which side of a missed frame is off.
+            func corners(_ c: [SIMD2<Double>]?) -> String { c.map { $0.map { String(format: "%.2f,%.2f", $0.x, $0.y) }.joined(separator: ";") } ?? "" }
+            var foundCorners: [SIMD2<Double>]?
+            if case .success(let card)? = r.detection { foundCorners = card.corners }
+            rows.append("\(frames)\t\(r.visible ? 1 : 0)\t\(error != nil ? 1 : 0)\t\(error.map { String(format: "%.3f", $0) } ?? "")\t\(failure)\t\(r.viewAngles.map { String(format: "%.1f\t%.1f", $0.yaw, $0.pitch) } ?? "\t")\t\(corners(r.truth))\t\(corners(foundCorners))")
             frames += 1
         }
         try sink?.finish()
