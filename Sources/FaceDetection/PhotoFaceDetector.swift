@@ -21,7 +21,7 @@ import Imaging
 /// scenes (`eval photos --protocol canvas --limit 40`, the same build with `--skipped-levels off` as
 /// before): recall 95.0 → 95.5 %, failures 9.0 → 8.5 %, 47 seeds and 2.1 Mpixel of regions a scene,
 /// detection 137.8 → 148.1 ms a scene of thread CPU on the loaded VM (DetectorBenchmarks' 12 MP photo:
-/// -6 to +12 % over three runs, unresolved at that load; Models/README.md). Seeds over -2 (155 a
+/// +12.5, -6, 0, +12.5 % over four runs at that load; Models/README.md). Seeds over -2 (155 a
 /// canvas scene) would need 9.4 Mpixel of regions, as much time as scanning the levels whole.
 ///
 /// Where a 12 Mpixel scan goes (perf, `lorgnette landmarks` on a 4000x3000 photo): window scoring
