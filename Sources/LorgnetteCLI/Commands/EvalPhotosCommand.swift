@@ -51,6 +51,14 @@ struct EvalPhotosCommand: ParsableCommand {
     var detector: String?
     @Option(name: .customLong("pixel-budget"), help: "PhotoFaceDetector's pixel budget for the first pyramid level.")
     var pixelBudget = 6_000_000
+    @Option(name: .customLong("skipped-levels"), help: "Search the pyramid levels the pixel budget skips around seeds of the first scanned level: on (default) or off (the scan before issue 21's small faces).")
+    var skippedLevels = "on"
+    @Option(name: .customLong("seed-threshold"), help: "Window score on the first scanned level that makes a seed for the skipped levels (default: PhotoFaceDetector's).")
+    var seedThreshold: Float?
+    @Option(name: .customLong("skipped-level-pixels"), help: "Level pixels the skipped levels' regions may hold in all (default: PhotoFaceDetector's).")
+    var skippedLevelPixels: Int?
+    @Option(help: "Canvas scales to evaluate, comma-separated (the scenes are made for all five either way, so a scene is the same one the full run has).")
+    var scales = "0.5,1,2,4,8"
     @Option(name: .customLong("border-cells"), help: "Black border around every pyramid level, in cells (0 = the plain detector).")
     var borderCells = 4
     @Option(name: .customLong("detector-threshold"), help: "Window score a detection needs (default: the detector model's threshold); lower finds more faces and leaves more to the fit judge.")
@@ -130,6 +138,12 @@ struct EvalPhotosCommand: ParsableCommand {
         finder.pixelBudget = pixelBudget
         finder.detector.borderCells = max(0, borderCells)
         if let detectorThreshold { finder.detector.threshold = detectorThreshold }
+        guard skippedLevels == "on" || skippedLevels == "off" else { throw ValidationError("--skipped-levels wants on or off") }
+        finder.searchSkippedLevels = skippedLevels == "on"
+        if let seedThreshold { finder.seedThreshold = seedThreshold }
+        if let skippedLevelPixels { finder.skippedLevelPixels = skippedLevelPixels }
+        let selectedScales = Set(scales.split(separator: ",").compactMap { Float($0) })
+        guard !selectedScales.isEmpty, selectedScales.isSubset(of: [0.5, 1, 2, 4, 8]) else { throw ValidationError("--scales wants some of 0.5,1,2,4,8") }
         let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: PhotoDecoder())
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
         let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: PhotoDecoder()).faces
@@ -142,15 +156,16 @@ struct EvalPhotosCommand: ParsableCommand {
         var perScale: [String: Tally] = [:]
         var causes = PhotoFailureCauses()
         var causesPerScale: [String: PhotoFailureCauses] = [:]
-        var fitSeconds = 0.0, keptBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0
+        var fitSeconds = 0.0, keptBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0, seeds = 0, skippedPixels = 0
         for (i, face) in loaded.faces.enumerated() {
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
             case .natural: scenes = [("x1", face.image, face.landmarks)]
             case .canvas:
-                scenes = [0.5, 1, 2, 4, 8].map { s in
+                // Every scale's scene is made (the random placement runs on), the unselected dropped.
+                scenes = [0.5, 1, 2, 4, 8].compactMap { s in
                     let (image, points) = Self.place(face, scale: Float(s), width: size[0], height: size[1], background: all, rng: &rng)
-                    return ("x\(s)", image, points)
+                    return selectedScales.contains(Float(s)) ? ("x\(s)", image, points) : nil
                 }
             case .tight:
                 let (image, points) = Self.tightCrop(face, rng: &rng)
@@ -168,6 +183,8 @@ struct EvalPhotosCommand: ParsableCommand {
                 let c0 = ThreadCPUClock.seconds()
                 let contested = finder.detectContested(in: image)
                 let seconds = ThreadCPUClock.seconds() - c0
+                seeds += finder.lastSeedCount
+                skippedPixels += finder.lastSkippedPixels
                 let boxes = SceneBoxes(noRivals ? contested.map { ContestedBox(box: $0.box) } : contested)
                 let f0 = ThreadCPUClock.seconds()
                 let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
@@ -182,6 +199,7 @@ struct EvalPhotosCommand: ParsableCommand {
                                                          finder: finder)
                     causes.add(scene)
                     causesPerScale[label, default: PhotoFailureCauses()].add(scene)
+                    if AlignmentError.normaliser(truth) >= 40 { causesPerScale[Self.issueRange, default: PhotoFailureCauses()].add(scene) }
                     if let cause = scene.cause {
                         let best = scene.bestWindowScore.map { String(format: " (best window on it %.3f, threshold %.3f)", $0, finder.detector.threshold) } ?? ""
                         printError("eval photos: \(sceneNames.last!) (\(face.name)) failed: \(cause.rawValue)\(best)\(scene.cutByEdge ? ", cut by the edge" : "")"
@@ -190,6 +208,8 @@ struct EvalPhotosCommand: ParsableCommand {
                 }
                 if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore)) }
                 perScale[label, default: Tally()].add(result)
+                // Issue 21's stated range: faces from 40 px between the outer eye corners.
+                if AlignmentError.normaliser(truth) >= 40 { perScale[Self.issueRange, default: Tally()].add(result) }
             }
             if !json && (i + 1) % 20 == 0 { printError("eval photos: \(i + 1)/\(loaded.faces.count) faces") }
         }
@@ -197,8 +217,10 @@ struct EvalPhotosCommand: ParsableCommand {
         if !json {
             print("boxes fitted: \(keptBoxes) kept by the suppression, \(rivalBoxes) rivals of another size in \(scenesWithRivals) of \(tally.faces) scenes; "
                   + String(format: "fits (landmarks + judge) %.1f ms/scene thread CPU", 1000 * fitSeconds / Double(max(1, tally.faces))))
+            print(String(format: "skipped levels: %.1f seeds and %.2f Mpixel of regions a scene", Double(seeds) / Double(max(1, tally.faces)),
+                         Double(skippedPixels) / 1e6 / Double(max(1, tally.faces))))
             print(causes.summary)
-            for key in causesPerScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) {
+            for key in causesPerScale.keys.sorted(by: { Float($0.dropFirst()) ?? .infinity < Float($1.dropFirst()) ?? .infinity }) {
                 print("  \(key): " + causesPerScale[key]!.summary)
             }
         }
@@ -212,6 +234,9 @@ struct EvalPhotosCommand: ParsableCommand {
         try curveOptions.write(rows: zip(sceneNames, zip(tally.io, tally.ip)).map { ($0, $1.0, $1.1) }, curves: curves,
                                title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)")
     }
+
+    /// The extra row of `report`: scenes whose outer eye corners (points 36, 45) are ≥ 40 px apart.
+    static let issueRange = "inter-ocular >= 40 px"
 
     /// One scene: find the faces as `landmarks` does, and judge them against the annotation.
     static func measure(_ image: GrayImage, _ truth: [SIMD2<Float>], boxes: SceneBoxes, seconds: Double, cascade: LandmarkCascade,
@@ -331,7 +356,7 @@ struct EvalPhotosCommand: ParsableCommand {
                 + String(format: "detect %.1f ms/MP, %.1f ms/scene", s["detect_ms_per_megapixel"] as? Double ?? 0, s["detect_ms_per_scene"] as? Double ?? 0)
         }
         print(line("all (\(photoProtocol.rawValue))", object))
-        for key in perScale.keys.sorted(by: { Float($0.dropFirst()) ?? 0 < Float($1.dropFirst()) ?? 0 }) { print(line("  " + key, summary(perScale[key]!))) }
+        for key in perScale.keys.sorted(by: { Float($0.dropFirst()) ?? .infinity < Float($1.dropFirst()) ?? .infinity }) { print(line("  " + key, summary(perScale[key]!))) }
     }
 }
 
