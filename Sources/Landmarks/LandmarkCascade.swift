@@ -17,9 +17,9 @@ public struct LandmarkCascade: LandmarkModel {
     public let descriptor: DescriptorSpec
     public let referenceSide: Float
     public var stages: [CascadeStage]
-    /// Stages on local binary features (`LocalBinaryStage`), run after `stages`; empty in the
-    /// shipped model. They leave `Workspace.features` (the last SDM stage's, which the
-    /// tracking-confidence model reads) as it was.
+    /// Stages on local binary features (`LocalBinaryStage`), run after `stages` (two in the shipped
+    /// model since issue 21's sixth round; empty in older files). They leave `Workspace.features`
+    /// (the last SDM stage's, which the tracking-confidence model reads) as it was.
     public var binaryStages: [LocalBinaryStage]
     /// Weight of the shape features (0 = none). When positive, every stage also reads the current
     /// shape's deviation from the mean shape in the reference frame (2 x landmarks values, reference
