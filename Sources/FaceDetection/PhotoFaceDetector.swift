@@ -34,6 +34,9 @@ import Imaging
 /// false positives and failures identical. Tried and dropped: SIMD normalisation (Swift spilled the
 /// 16-lane sums to the stack: 2 % slower), four interleaved histograms instead of two (twice the
 /// histogram memory: 20 % slower), HOG gradients sixteen pixels at a time (10 % slower).
+///
+/// Keeps scratch between scans (the first level's scores, `SkippedLevelSearch`'s buffers), as
+/// `HOGFaceDetector` does: one instance per thread.
 public final class PhotoFaceDetector: ContestedFaceDetector {
     public let detector: HOGFaceDetector
     /// Input pixels the scan's first level may hold (the finer levels of larger photos are skipped,
