@@ -64,17 +64,7 @@ public final class HOGFaceDetector: FaceDetector {
         }
         pyramid.forEachLevel(of: image, minCellsX: window.cells, minCellsY: window.cells, startLevel: start,
                              borderCells: borderCells) { level in
-            var size = (width: 0, height: 0)
-            for (i, filter) in model.filters.enumerated() {
-                size = filter.scoreMap(level.features, into: &scores)
-                let n = size.width * size.height
-                if i == 0 {
-                    if best.count < n { best = [Float](repeating: 0, count: n) }
-                    for j in 0 ..< n { best[j] = scores[j] }
-                } else {
-                    for j in 0 ..< n { best[j] = max(best[j], scores[j]) }
-                }
-            }
+            let size = model.bestScores(level.features, scores: &scores, best: &best)
             for y in 0 ..< size.height {
                 for x in 0 ..< size.width { body(level, x, y, best[y * size.width + x]) }
             }

@@ -120,3 +120,23 @@ public struct HOGFaceDetectorModel: Sendable {
         try self.init(bytes: [UInt8](data))
     }
 }
+
+extension HOGFaceDetectorModel {
+    /// Each window's score: the best over the model's filters (row-major into `best`, grown as
+    /// needed; `scores` is scratch). Returns the window grid's size. The whole-level scan and the
+    /// skipped levels' regions both score through here.
+    func bestScores(_ features: HOGFeatureMap, scores: inout [Float], best: inout [Float]) -> (width: Int, height: Int) {
+        var size = (width: 0, height: 0)
+        for (i, filter) in filters.enumerated() {
+            size = filter.scoreMap(features, into: &scores)
+            let n = size.width * size.height
+            if i == 0 {
+                if best.count < n { best = [Float](repeating: 0, count: n) }
+                for j in 0 ..< n { best[j] = scores[j] }
+            } else {
+                for j in 0 ..< n { best[j] = max(best[j], scores[j]) }
+            }
+        }
+        return size
+    }
+}

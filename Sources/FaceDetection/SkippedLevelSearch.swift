@@ -63,17 +63,7 @@ struct SkippedLevelSearch {
             pixelBudget -= cost
             resampler.resizeRegion(image, width: w, height: h, border: border, columns: columns, rows: rows, into: &crop)
             extractor.compute(crop, into: &map)
-            var size = (width: 0, height: 0)
-            for (i, filter) in detector.model.filters.enumerated() {
-                size = filter.scoreMap(map, into: &scores)
-                let n = size.width * size.height
-                if i == 0 {
-                    if best.count < n { best = [Float](repeating: 0, count: n) }
-                    for j in 0 ..< n { best[j] = scores[j] }
-                } else {
-                    for j in 0 ..< n { best[j] = max(best[j], scores[j]) }
-                }
-            }
+            let size = detector.model.bestScores(map, scores: &scores, best: &best)
             for y in r.y0 ... r.y1 {
                 for x in r.x0 ... r.x1 {
                     let score = best[(y - cy0) * size.width + (x - cx0)]

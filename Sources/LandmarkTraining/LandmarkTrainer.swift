@@ -494,6 +494,15 @@ public final class LandmarkTrainer {
             let energyB = BLAS.multiply(fittedB, transposeA: true, fittedB)
             for i in energy.values.indices { energy.values[i] += energyB.values[i] }
         }
+        let stage = try reducedRank(w, energy: energy, stride: stride, featureCount: featureCount, options: o)
+        return (stage, chosenRidge, scores, w, best.weight, betweenScores)
+    }
+
+    /// Reduced-rank regression: the map `w` (features x outputs) kept on the output directions that
+    /// carry `rankEnergy` of the fitted increments' energy (`energy` = ŶᵀŶ, outputs x outputs), at
+    /// least 1 and at most `maxRank` of them. The SDM stages and the local-binary stages share it.
+    static func reducedRank(_ w: Matrix, energy: Matrix, stride: Float, featureCount: Int, options o: LandmarkTrainingOptions) throws -> CascadeStage {
+        let outputs = w.cols
         let (values, vectors) = try SymmetricEigen.decompose(energy)
         let total = values.reduce(0) { $0 + max($1, 0) }
         var rank = 0, acc: Float = 0
@@ -502,7 +511,7 @@ public final class LandmarkTrainer {
         var v = Matrix(rows: outputs, cols: rank)
         for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
         let wr = BLAS.multiply(w, v)
-        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), chosenRidge, scores, w, best.weight, betweenScores)
+        return CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values)
     }
 
     /// The between-face part of `XᵀX` and `XᵀY`: `Σ_f n_f x̄_f x̄_fᵀ` and `Σ_f n_f x̄_f ȳ_fᵀ` over each

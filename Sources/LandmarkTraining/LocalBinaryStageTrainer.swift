@@ -297,16 +297,8 @@ struct LocalBinaryStageTrainer {
         // Reduced rank: the output directions carrying the fitted increments' energy.
         let pred = predict(leaves: leaves, active: active, w: w, rows: fitted)
         let energy = BLAS.multiply(pred, transposeA: true, pred)
-        let (values, vectors) = try SymmetricEigen.decompose(energy)
-        let total = values.reduce(0) { $0 + max($1, 0) }
-        let outputs = y.cols
-        var rank = 0, acc: Float = 0
-        while rank < outputs && acc < o.rankEnergy * total { acc += max(values[rank], 0); rank += 1 }
-        rank = max(1, min(rank, o.maxRank))
-        var v = Matrix(rows: outputs, cols: rank)
-        for r in 0..<outputs { for c in 0..<rank { v[r, c] = vectors[r, c] } }
-        let wr = BLAS.multiply(w, v)
-        return (CascadeStage(stride: stride, featureCount: featureCount, rank: rank, weights: wr.values, basis: v.transposed.values), best.ridge, best.gamma)
+        let stage = try LandmarkTrainer.reducedRank(w, energy: energy, stride: stride, featureCount: featureCount, options: o)
+        return (stage, best.ridge, best.gamma)
     }
 }
 
