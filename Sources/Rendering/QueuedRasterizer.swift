@@ -105,13 +105,21 @@ extension Rasterizer {
                 let fy = Float(py)
                 guard let (xStart, xEnd) = e.span(y: fy) else { continue }
                 let fx = Float(xStart)
-                var e0 = a0 * fx + b0 * fy + c0, e1 = a1 * fx + b1 * fy + c1, e2 = a2 * fx + b2 * fy + c2
+                let r0 = b0 * fy + c0, r1 = b1 * fy + c1, r2 = b2 * fy + c2
+                var e0 = a0 * fx + r0, e1 = a1 * fx + r1, e2 = a2 * fx + r2
                 var w = wO + wA * (fx - ox) + wB * (fy - oy)
                 let row = py * width
                 for px in xStart...xEnd {
-                    let d0 = e0, d1 = e1, d2 = e2, wHere = w
+                    var d0 = e0, d1 = e1, d2 = e2
+                    let wHere = w
                     e0 += a0; e1 += a1; e2 += a2; w += wA
-                    if !smooth { if d0 < 0 || d1 < 0 || d2 < 0 { continue } } else if d0 < t0 || d1 < t1 || d2 < t2 { continue }
+                    if !smooth ? (d0 < 0 || d1 < 0 || d2 < 0) : (d0 < t0 || d1 < t1 || d2 < t2) {
+                        // Outside by the stepped values: drawn after all if the exact ones put the
+                        // centre strictly inside (the exact second look, see `TriangleEdges`).
+                        let x = Float(px)
+                        d0 = a0 * x + r0; d1 = a1 * x + r1; d2 = a2 * x + r2
+                        guard d0 > t0 && d1 > t1 && d2 > t2 else { continue }
+                    }
                     let idx = row + px
                     var coverage: Float = 1
                     // Within half a pixel of a silhouette edge, inside pixels are partly covered too.

@@ -57,9 +57,9 @@ enum Speckles {
         return MeshPrimitive(name: "rim", positions: positions, normals: normals, uvs: [], indices: indices, materialIndex: 0)
     }
 
-    static func render(_ mesh: Mesh, yaw: Float, width: Int = 640, height: Int = 480, reference: Bool = false) -> RGBImage {
+    static func render(_ mesh: Mesh, yaw: Float, elevation: Float = 12, width: Int = 640, height: Int = 480, reference: Bool = false) -> RGBImage {
         let bounds = mesh.bounds!
-        let turntable = Turntable(bounds: bounds, width: width, height: height)
+        let turntable = Turntable(bounds: bounds, width: width, height: height, elevationDegrees: elevation)
         var image = Turntable.backdrop(width: width, height: height)
         let renderer = SceneRenderer()
         renderer.usesReferenceRasterizer = reference
@@ -100,42 +100,72 @@ struct SpeckleTests {
     /// the dark lens. Then 1, 0 and 4 once highlights (rims, and the clear nose pads' glint, which
     /// lenses now filter too) use the widened lobe instead of a faded sharp one.
     ///
-    /// Not yet zero; the bound catches a regression, and the remainder is known, each traced to its
-    /// pixel with per-term renders:
-    /// - yaw 0, (768, 431): a hole in LensesExterior. The pixel centre lies within 10⁻⁴ px of the
-    ///   edge two lens triangles share, and each triangle's edge function, stepped along its row
-    ///   from a different start, rounds to just below zero: neither covers it, and the backdrop
-    ///   shows through the dark lens.
-    /// - yaw 60, three pixels where the lens's top edge meets the rim: the rim's anti-aliased
-    ///   silhouette pixel (centre inside, coverage below 1) writes depth and blends with what is in
-    ///   the frame when it is drawn, the white earhook far behind, not with the lens that is drawn
-    ///   later and then fails the depth test there. Needs the uncovered share kept per pixel for
-    ///   the translucent pass (or multisampled coverage), in all three rasterisers.
-    /// - yaw 60, (985, 535): one pixel of the white earhook's silhouette line (grazing Fresnel on
-    ///   white plastic), 20 levels above its brightest neighbour.
+    /// Then, over the ten renders of `poses` (yaw 0/25/60/−25 at 12°, 25 at 35°, 15 at −15°;
+    /// 640x480 yaw 0/25/60; the reference rasteriser at yaw 60), 1/0/4/0/0/4/1/3/1 and 4 (18), and
+    /// 17 (0 at yaw 0) once a pixel the stepped edge functions reject takes an exact second look
+    /// (`TriangleEdges`; issue 23, session 34): (768, 431) at yaw 0 was a hole in LensesExterior, a
+    /// pixel centre within 10⁻⁴ px of the edge two lens triangles share, which each triangle's edge
+    /// function, stepped along its row from a different start, rounded to just below zero, so the
+    /// backdrop showed through the dark lens.
     ///
-    /// Where the remainder is (one part left out at a time, yaw 0/25/60): without the rim tube
-    /// (Frames) 4/6/4; without LensesExterior 8/21/15; without one earhook 21/29/17. Rougher rims make
+    /// Not yet zero; the bounds catch a regression. What is left, traced with per-pixel dumps of
+    /// the reference rasteriser's fragments:
+    /// - yaw 60, (407, 418), (431, 419), (436, 420), in both rasterisers: where the lens's top edge
+    ///   meets the rim, the rim's anti-aliased silhouette pixel (centre inside, coverage below 1)
+    ///   writes depth and blends with what is in the frame when it is drawn, the white earhook far
+    ///   behind, not with the lens drawn later, which then fails the depth test there. A side buffer
+    ///   of partly covered pixels that the lens composites into fixed them (branch
+    ///   issue23-speckle-s33) but cost 0.1-0.2x of try-on/floor.
+    /// - lone light pixels beside opaque silhouettes: a sub-pixel triangle next to a silhouette covers its pixel whole
+    ///   (coverage 1, no anti-aliased edge) and its pixel centre lands where the normal is edge-on
+    ///   (n·v 0.0002 at (985, 535), yaw 60, the white earhook; 0.14 at (257, 220), 640x480 yaw 25,
+    ///   the rim's top edge; 0.06 at (592, 419), yaw 15/−15°, a clear part over the lens), so it
+    ///   takes the full grazing mirror reflection: 0.96 linear against 0.65-0.80 around it.
+    ///   Shading partly covered pixels at the centroid of their covered part, as GPUs do, changed
+    ///   no count but one, up (18 → 19; not kept): none of these pixels is partly covered.
+    /// - yaw 15/−15°, (874, 368), and 640x480 yaw 0, (471, 295): a bright line a pixel wide that is
+    ///   not a silhouette (no anti-aliased edge; the rim's inner lip beside the dark lens, n·v
+    ///   0.84-0.98) drawn as a staircase, so one step's pixel has no bright 8-neighbour.
+    ///
+    /// Where the remainder was (one part left out at a time, yaw 0/25/60, before the poses):
+    /// without the rim tube (Frames) 4/6/4; without LensesExterior 8/21/15; without one earhook 21/29/17. Rougher rims make
     /// more (roughness 0.3: 54/56/29; 0.6: 92/94/65), black metal rims far more (284/242/134): lone
     /// pixels of grazing environment reflection. In `live` the rim beside the lens edge is also broken
     /// by dark lens pixels (the lens edge runs inside the rim groove). Tried and not kept:
-    /// averaging the grazing Fresnel where the normal is filtered or shortened (28/28/15), also on
+    /// averaging the grazing Fresnel where the normal is filtered or shortened (28/28/15, when the
+    /// sub-pixel rim triangles' 1/z still put most speckles in front of the lens), also on
     /// sub-pixel-wide flat facets (no change), depth-testing lenses 0.1 % behind (22/32/14, and the
     /// aviator fixture moved).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: SpeckleTests.khronos), "needs ../shared/data/glasses next to the repository"))
     func khronosSunglassesHaveNoSpeckles() throws {
         let mesh = GlassesNormalizer.normalize(try MeshLoader().load(path: Self.khronos)).mesh
-        var total = 0
-        for yaw: Float in [0, 25, 60] {
-            let found = Speckles.count(Speckles.render(mesh, yaw: yaw, width: 1280, height: 960))
-            print("Khronos sunglasses yaw \(yaw): \(found.count) speckles \(found.first)")
-            total += found.count
+        var counts: [String: Int] = [:]
+        for pose in Self.poses {
+            let found = Speckles.count(Speckles.render(mesh, yaw: pose.yaw, elevation: pose.elevation, width: pose.width, height: pose.height,
+                                                       reference: pose.reference))
+            let name = "\(pose.width)x\(pose.height) yaw \(pose.yaw) elevation \(pose.elevation)\(pose.reference ? " (reference rasteriser)" : "")"
+            print("Khronos sunglasses \(name): \(found.count) speckles \(found.first)")
+            counts[name] = found.count
         }
-        #expect(total <= 5, "\(total) speckles")
-        withKnownIssue("Khronos sunglasses: 5 speckles left at 1280x960 (a lens crack, rim edges blended before the lens, an earhook edge; issue 23 item 5)") {
+        let total = counts.values.reduce(0, +)
+        // The first three poses held 5 (the bound before the poses were added), now 4.
+        let first = Self.poses.prefix(3).map { pose in counts["\(pose.width)x\(pose.height) yaw \(pose.yaw) elevation \(pose.elevation)"] ?? 0 }.reduce(0, +)
+        #expect(first <= 4, "\(first) speckles at 1280x960 yaw 0, 25, 60")
+        #expect(total <= 17, "\(total) speckles: \(counts)")
+        withKnownIssue("Khronos sunglasses: 17 speckles left over ten renders (rim edges blended before the lens; edge-on normals of sub-pixel triangles; staircase steps of bright one-pixel lines; issue 23 item 5)") {
             #expect(total == 0)
         }
     }
+
+    /// The poses `khronosSunglassesHaveNoSpeckles` renders: the three first measured (1280x960, yaw
+    /// 0, 25, 60 at the turntable's 12° elevation), and others so that the bar is not met by tuning
+    /// to them: the other side, looking down and up, half the resolution, and the reference rasteriser.
+    static let poses: [(yaw: Float, elevation: Float, width: Int, height: Int, reference: Bool)] = [
+        (0, 12, 1280, 960, false), (25, 12, 1280, 960, false), (60, 12, 1280, 960, false), (-25, 12, 1280, 960, false),
+        (25, 35, 1280, 960, false), (15, -15, 1280, 960, false),
+        (0, 12, 640, 480, false), (25, 12, 640, 480, false), (60, 12, 640, 480, false),
+        (60, 12, 1280, 960, true),
+    ]
 
     static let khronos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/glasses/khronos_sunglasses/SunglassesKhronos.glb").path
