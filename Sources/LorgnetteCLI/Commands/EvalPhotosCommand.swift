@@ -65,6 +65,8 @@ struct EvalPhotosCommand: ParsableCommand {
     var detectorThreshold: Float?
     @Option(name: .customLong("min-fit-score"), help: "Drop faces whose fit the judge scores below this (log-odds; -inf keeps every detection).")
     var minFitScore = PhotoFaceJudging.minimumFitScore
+    @Option(name: .customLong("rival-threshold"), help: "Windows under the detector's threshold but over this are rivals of the box that suppresses them, never boxes of their own (default: PhotoFaceDetector's; the detector's threshold = rivals over the threshold only, as before).")
+    var rivalThreshold: Float?
     @Flag(name: .customLong("no-rivals"), help: "Fit only the boxes non-maximum suppression kept, not their suppressed rivals of another size (the behaviour before rivals were judged).")
     var noRivals = false
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
@@ -141,6 +143,7 @@ struct EvalPhotosCommand: ParsableCommand {
         guard skippedLevels == "on" || skippedLevels == "off" else { throw ValidationError("--skipped-levels wants on or off") }
         finder.searchSkippedLevels = skippedLevels == "on"
         if let seedThreshold { finder.seedThreshold = seedThreshold }
+        if let rivalThreshold { finder.rivalThreshold = rivalThreshold }
         if let skippedLevelPixels { finder.skippedLevelPixels = skippedLevelPixels }
         let selectedScales = Set(scales.split(separator: ",").compactMap { Float($0) })
         guard !selectedScales.isEmpty, selectedScales.isSubset(of: [0.5, 1, 2, 4, 8]) else { throw ValidationError("--scales wants some of 0.5,1,2,4,8") }
