@@ -145,6 +145,57 @@ public struct CascadeStage: Sendable {
             }
         }
         }
+        project(coefficients, into: delta, outputs: outputs)
+    }
+
+    /// The increment for a binary feature vector given by its set features: `rows[0..<count]`, then
+    /// the constant last feature (a local-binary-feature stage's leaves, ascending). It adds just those
+    /// weight rows, in `increment(features:…)`'s order with the same accumulators, so it gives that
+    /// dense product to the bit without scanning the zero features: the 8-tree stage's 8,705 features
+    /// hold 545 ones. Tracking fit (median of each validation face's fastest of 20, `eval landmarks
+    /// --boxes tracking --refinement none --timing-repeats 20`, dense and sparse builds alternated
+    /// twice): 0.519 / 0.518 → 0.496 / 0.495 ms with the 8-tree, three-stage model, 0.456 / 0.453 →
+    /// 0.444 / 0.442 ms with 5 trees and two stages; fits identical (per-face CSV byte for byte).
+    func increment(rows: UnsafePointer<Int32>, count: Int, coefficients: UnsafeMutablePointer<Float>, into delta: UnsafeMutablePointer<Float>, outputs: Int) {
+        let pr = paddedRank, blocks = pr / 8, last = Int32(featureCount - 1)
+        for i in 0..<pr { coefficients[i] = 0 }
+        @inline(__always)
+        func sum(_ weights: UnsafeRawPointer, bytesPerBlock: Int, load: (UnsafeRawPointer, Int) -> SIMD8<Float>) {
+            let rowBytes = blocks * bytesPerBlock
+            var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
+            for k in 0...count {
+                let row = Int(k < count ? rows[k] : last) * rowBytes
+                a0 += load(weights, row)
+                if blocks > 1 { a1 += load(weights, row + bytesPerBlock) }
+                if blocks > 2 { a2 += load(weights, row + 2 * bytesPerBlock) }
+            }
+            let c = UnsafeMutableRawPointer(coefficients)
+            c.storeBytes(of: a0, toByteOffset: 0, as: SIMD8<Float>.self)
+            if blocks > 1 { c.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self) }
+            if blocks > 2 { c.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self) }
+        }
+        if blocks <= 3, let halfWeights {
+            halfWeights.withUnsafeBytes { w in
+                sum(w.baseAddress!, bytesPerBlock: 16) { w, offset in SIMD8<Float>(w.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float16>.self)) }
+            }
+        } else if blocks <= 3 {
+            paddedWeights.withUnsafeBytes { w in
+                sum(w.baseAddress!, bytesPerBlock: 32) { w, offset in w.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) }
+            }
+        } else {
+            paddedWeights.withUnsafeBufferPointer { w in
+                for k in 0...count {
+                    let row = w.baseAddress! + Int(k < count ? rows[k] : last) * pr
+                    for r in 0..<pr { coefficients[r] += row[r] }
+                }
+            }
+        }
+        project(coefficients, into: delta, outputs: outputs)
+    }
+
+    /// `delta = Bᵀ coefficients`.
+    @inline(__always)
+    private func project(_ coefficients: UnsafeMutablePointer<Float>, into delta: UnsafeMutablePointer<Float>, outputs: Int) {
         for o in 0..<outputs { delta[o] = 0 }
         basis.withUnsafeBufferPointer { b in
             for r in 0..<rank {

@@ -232,8 +232,7 @@ public struct LandmarkCascade: LandmarkModel {
         var directShape: [SIMD2<Float>] = []
         var directFeatures: [Float] = []
         var mirrorShape: [SIMD2<Float>] = []
-        /// The binary stages' feature vector (all zero between steps) and the bits one step sets.
-        var binaryFeatures: [Float] = []
+        /// The bits one binary step sets (its trees' leaves).
         var leaves: [Int32] = []
 
         /// Appends the current fit (`shape`) and its score to the starts.
@@ -258,7 +257,6 @@ public struct LandmarkCascade: LandmarkModel {
             delta = [Float](repeating: 0, count: 2 * cascade.landmarkCount)
             shape = [SIMD2<Float>](repeating: .zero, count: cascade.landmarkCount)
             crop = FaceCrop()
-            binaryFeatures = [Float](repeating: 0, count: cascade.binaryStages.map(\.map.featureCount).max() ?? 0)
             leaves = [Int32](repeating: 0, count: cascade.binaryStages.map { $0.landmarks * $0.trees }.max() ?? 0)
             coefficients = [Float](repeating: 0, count: max(maxRank, 2 * cascade.landmarkCount))
         }
@@ -282,28 +280,21 @@ public struct LandmarkCascade: LandmarkModel {
             swap(&moving, &shape)
         }
 
-        /// One local-binary-feature step: the trees' bits set, the increment regressed from them,
-        /// the bits cleared again, the shape moved.
+        /// One local-binary-feature step: the leaves the trees reach, the increment regressed from
+        /// their map rows alone (`CascadeStage.increment(rows:…)`), the shape moved.
         public mutating func apply(_ stage: LocalBinaryStage, cascade: LandmarkCascade, crop: FaceCrop, shape: inout [SIMD2<Float>]) {
             let t = cascade.referenceTransform(for: shape)
             let bits = stage.landmarks * stage.trees
             let outputs = 2 * shape.count
             // A workspace made for another cascade grows here once (the module runs unchecked).
-            if binaryFeatures.count < stage.map.featureCount { binaryFeatures = [Float](repeating: 0, count: stage.map.featureCount) }
             if leaves.count < bits { leaves = [Int32](repeating: 0, count: bits) }
             if coefficients.count < stage.map.paddedRank { coefficients = [Float](repeating: 0, count: stage.map.paddedRank) }
             leaves.withUnsafeMutableBufferPointer { l in
                 stage.leaves(crop: crop, shape: shape, transform: t, into: l.baseAddress!)
-                binaryFeatures.withUnsafeMutableBufferPointer { f in
-                    for k in 0..<bits { f[Int(l[k])] = 1 }
-                    f[stage.map.featureCount - 1] = 1
-                    coefficients.withUnsafeMutableBufferPointer { c in
-                        delta.withUnsafeMutableBufferPointer { d in
-                            stage.map.increment(features: f.baseAddress!, coefficients: c.baseAddress!, into: d.baseAddress!, outputs: outputs)
-                        }
+                coefficients.withUnsafeMutableBufferPointer { c in
+                    delta.withUnsafeMutableBufferPointer { d in
+                        stage.map.increment(rows: l.baseAddress!, count: bits, coefficients: c.baseAddress!, into: d.baseAddress!, outputs: outputs)
                     }
-                    for k in 0..<bits { f[Int(l[k])] = 0 }
-                    f[stage.map.featureCount - 1] = 0
                 }
             }
             for i in 0..<shape.count {

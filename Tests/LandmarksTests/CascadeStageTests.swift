@@ -44,4 +44,32 @@ struct CascadeStageTests {
         let model = try LandmarkCascade(contentsOf: SharedData.bundledModel)
         #expect(model.stages.allSatisfy { $0.halfWeights != nil })
     }
+
+    /// A binary stage's map applied to the rows of its set bits alone (`increment(rows:…)`) gives the
+    /// dense product over the whole 0/1 vector exactly: half-float weights (rank 24, as shipped),
+    /// float weights, and a rank above the three-accumulator path; one leaf of 16 per tree and the
+    /// constant last feature set.
+    @Test(arguments: [(24, true), (17, false), (30, true)])
+    func setRowsGiveTheDenseIncrement(rank: Int, halfExact: Bool) {
+        let trees = 20, leavesPerTree = 16, featureCount = trees * leavesPerTree + 1
+        let stage = Self.stage(featureCount: featureCount, rank: rank, halfExact: halfExact, seed: UInt64(100 + rank))
+        #expect((stage.halfWeights != nil) == halfExact)
+        var rng = SplitMix64(seed: 3)
+        let rows = (0..<trees).map { t in Int32(t * leavesPerTree + Int(rng.unit() * Float(leavesPerTree - 1) + 0.5)) }
+        var x = [Float](repeating: 0, count: featureCount)
+        for r in rows { x[Int(r)] = 1 }
+        x[featureCount - 1] = 1
+        var coefficients = [Float](repeating: 0, count: stage.paddedRank), sparse = [Float](repeating: 0, count: 136), dense = sparse
+        rows.withUnsafeBufferPointer { r in
+            stage.increment(rows: r.baseAddress!, count: trees, coefficients: &coefficients, into: &sparse, outputs: 136)
+        }
+        x.withUnsafeBufferPointer { xs in
+            stage.increment(features: xs.baseAddress!, coefficients: &coefficients, into: &dense, outputs: 136)
+        }
+        #expect(sparse == dense)
+        let reference = Self.reference(stage, x)
+        let worst = zip(sparse, reference).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst <= 1e-5 * (reference.map(abs).max() ?? 1), "sparse and dense increments differ by \(worst)")
+        #expect(reference.contains { $0 != 0 })
+    }
 }
