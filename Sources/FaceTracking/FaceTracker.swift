@@ -77,7 +77,8 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
         self.camera = camera
         self.configuration = configuration
-        fitter = landmarkModel.makeFitter(judge: configuration.confidenceModel)
+        let plain = landmarkModel.makeFitter(judge: configuration.confidenceModel)
+        fitter = configuration.mirrorAveraged ? MirrorAveragedFitter(plain) : plain
         classifier = fitter.isJudged ? configuration.confidenceModel : nil
     }
 
@@ -223,7 +224,8 @@ public final class FaceTracker {
     /// clipped to a `width` x `height` frame. Nil when the next frame runs the detector anyway or the
     /// landmark model does not say where it reads: then the whole frame is needed.
     func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
-        if detectionDue { return nil }
+        // The mirrored fit reads the mirror of the whole frame.
+        if detectionDue || fitter is MirrorAveragedFitter { return nil }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for t in tracks {
             guard let r = landmarkModel.trackingReadRegion(previous: t.rawLandmarks) else { return nil }
