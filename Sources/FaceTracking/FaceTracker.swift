@@ -67,6 +67,8 @@ public final class FaceTracker {
     public private(set) var detectorRuns = 0
     /// The landmark model's fitter for this stream, judged by the classifier when it fits the model.
     private let fitter: any LandmarkFitter
+    /// `configuration.mirrorAveraged` when the tracker was made (the fitter was chosen by it).
+    private let mirrorAveraged: Bool
     /// The classifier when the configuration's confidence model fits the landmark model.
     private let classifier: TrackingConfidenceModel?
 
@@ -78,7 +80,8 @@ public final class FaceTracker {
         self.camera = camera
         self.configuration = configuration
         let plain = landmarkModel.makeFitter(judge: configuration.confidenceModel)
-        fitter = configuration.mirrorAveraged ? MirrorAveragedFitter(plain) : plain
+        mirrorAveraged = configuration.mirrorAveraged
+        fitter = mirrorAveraged ? MirrorAveragedFitter(plain) : plain
         classifier = fitter.isJudged ? configuration.confidenceModel : nil
     }
 
@@ -225,7 +228,7 @@ public final class FaceTracker {
     /// landmark model does not say where it reads: then the whole frame is needed.
     func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
         // The mirrored fit reads the mirror of the whole frame.
-        if detectionDue || fitter is MirrorAveragedFitter { return nil }
+        if detectionDue || mirrorAveraged { return nil }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for t in tracks {
             guard let r = landmarkModel.trackingReadRegion(previous: t.rawLandmarks) else { return nil }
