@@ -69,6 +69,8 @@ public final class FaceTracker {
     private let fitter: any LandmarkFitter
     /// `configuration.mirrorAveraged` when the tracker was made (the fitter was chosen by it).
     private let mirrorAveraged: Bool
+    /// With `mirrorAveraged`: the detector's boxes averaged with its boxes on the mirrored frame.
+    private var mirrorDetection = MirrorAveragedDetection()
     /// The classifier when the configuration's confidence model fits the landmark model.
     private let classifier: TrackingConfidenceModel?
 
@@ -184,7 +186,8 @@ public final class FaceTracker {
     public func detect(in gray: GrayImage) {
         detectorRuns += 1
         let existing = tracks.count
-        for box in detector.detect(in: gray) where tracks.count < configuration.maxFaces {
+        let boxes = mirrorAveraged ? mirrorDetection.boxes(detector, in: gray) : detector.detect(in: gray)
+        for box in boxes where tracks.count < configuration.maxFaces {
             if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
             let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
             guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),

@@ -16,7 +16,11 @@ import Imaging
 ///
 /// Costs two fits and a copy of the frame per tracked face and frame: for measurement only
 /// (`FaceTrackerConfiguration.mirrorAveraged`), never for the try-on's tracking. Detection fits
-/// (`fit(in:box:)`) are averaged the same way with the box mirrored. Not thread-safe.
+/// (`fit(in:box:)`) are averaged the same way with the box mirrored (the judged cascade's detection
+/// fit already averages with its mirrored square, `DetectionRefinement.mirror`; a model without it
+/// does not). The start matters as much: a box and the mirrored frame's box that are not mirrors of
+/// each other give different fits, so the tracker averages the boxes first (`MirrorAveragedDetection`).
+/// Not thread-safe.
 public final class MirrorAveragedFitter: LandmarkFitter {
     public let inner: any LandmarkFitter
     private var mirrored = GrayImage(width: 0, height: 0)
