@@ -91,7 +91,7 @@ let package = Package(
         // Scene light from the tracked face: spherical-harmonic irradiance, ARKit-style estimate.
         .target(name: "LightEstimation", dependencies: ["FaceModel", "Anchors", "Geometry", "Imaging"], exclude: ["README.md"], swiftSettings: optimized),
         // Facial metrics: refined pupils, iris/card/camera scale, PD, temple width, frame size.
-        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceModel", "Imaging", "GlassesCatalogue", "ModelFormat"], exclude: ["README.md"], swiftSettings: optimized),
+        .target(name: "FacialMetrics", dependencies: ["Geometry", "FaceMarkup", "FaceModel", "Imaging", "GlassesCatalogue", "ModelFormat"], exclude: ["README.md"], swiftSettings: optimized),
         // Annotation: every overlay drawn over output frames (what the tracker saw, the light, the metrics).
         .target(name: "Annotation", dependencies: ["Anchors", "FacialMetrics", "Geometry", "Imaging", "LightEstimation"], swiftSettings: optimized),
         // The try-on pipeline facade that live, bench and the HTTP preview drive (codecs injected).
@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "FaceDetectionTests", dependencies: ["Inputs", "FaceDetection", "DetectorTraining", "FaceData", "Imaging", "JPEGCodec", "ModelFormat"]),
         .testTarget(name: "LightEstimationTests", dependencies: ["LightEstimation", "Anchors", "Rendering", "Meshes", "FaceModel", "FaceTracking", "PoseEstimation", "Geometry", "Imaging"]),
         .testTarget(name: "PipelineTests", dependencies: ["EyeglassesTraining", "FaceData", "FacialMetrics", "ModelFormat", "Pipeline", "Anchors", "Annotation", "Compositor", "FaceDetection", "FaceModel", "GlassesCatalogue", "JPEGCodec", "PNGCodec", "Landmarks", "Media", "Meshes", "Imaging"]),
-        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FaceData", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
+        .testTarget(name: "FacialMetricsTests", dependencies: ["PNGCodec", "FaceData", "FaceMarkup", "FacialMetrics", "MetricsEvaluation", "Anchors", "FaceTracking", "FaceModel", "FaceDetection", "Landmarks", "PoseEstimation", "Geometry", "Imaging", "Media", "Meshes", "Rendering", "JPEGCodec"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "JPEGCodec", "PNGCodec", "Imaging"]),
         // Seeded mutations of every untrusted input format, and the hostile inputs of issue 25.
         .testTarget(name: "FuzzTests", dependencies: ["FacialMetrics", "Anchors", "Inputs", "Imaging", "Media", "JPEGCodec", "PNGCodec", "Meshes", "ModelFormat", "Landmarks", "FaceDetection", "FaceTracking", "FaceModel"]),

@@ -67,6 +67,10 @@ public final class FaceTracker {
     public private(set) var detectorRuns = 0
     /// The landmark model's fitter for this stream, judged by the classifier when it fits the model.
     private let fitter: any LandmarkFitter
+    /// `configuration.mirrorAveraged` when the tracker was made (the fitter was chosen by it).
+    private let mirrorAveraged: Bool
+    /// With `mirrorAveraged`: the detector's boxes averaged with its boxes on the mirrored frame.
+    private var mirrorDetection = MirrorAveragedDetection()
     /// The classifier when the configuration's confidence model fits the landmark model.
     private let classifier: TrackingConfidenceModel?
 
@@ -77,7 +81,9 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
         self.camera = camera
         self.configuration = configuration
-        fitter = landmarkModel.makeFitter(judge: configuration.confidenceModel)
+        let plain = landmarkModel.makeFitter(judge: configuration.confidenceModel)
+        mirrorAveraged = configuration.mirrorAveraged
+        fitter = mirrorAveraged ? MirrorAveragedFitter(plain) : plain
         classifier = fitter.isJudged ? configuration.confidenceModel : nil
     }
 
@@ -180,7 +186,8 @@ public final class FaceTracker {
     public func detect(in gray: GrayImage) {
         detectorRuns += 1
         let existing = tracks.count
-        for box in detector.detect(in: gray) where tracks.count < configuration.maxFaces {
+        let boxes = mirrorAveraged ? mirrorDetection.boxes(detector, in: gray) : detector.detect(in: gray)
+        for box in boxes where tracks.count < configuration.maxFaces {
             if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
             let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
             guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
@@ -223,7 +230,8 @@ public final class FaceTracker {
     /// clipped to a `width` x `height` frame. Nil when the next frame runs the detector anyway or the
     /// landmark model does not say where it reads: then the whole frame is needed.
     func nextFrameReadRegion(width: Int, height: Int) -> PixelRect? {
-        if detectionDue { return nil }
+        // The mirrored fit reads the mirror of the whole frame.
+        if detectionDue || mirrorAveraged { return nil }
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for t in tracks {
             guard let r = landmarkModel.trackingReadRegion(previous: t.rawLandmarks) else { return nil }

@@ -29,6 +29,12 @@ public struct FaceTrackerConfiguration: Sendable {
     public var redetectInterval = 0
     /// Two tracks whose landmark boxes overlap more than this (IoU) are the same face; the younger goes.
     public var duplicateIoU: Float = 0.5
+    /// Fit every face twice, on the frame and on its mirror, and track the mean (`MirrorAveragedFitter`),
+    /// starting from detector boxes averaged with the mirrored frame's (`MirrorAveragedDetection`): a
+    /// shape, and so a pose, that mirror the frame's mirror exactly. Twice the fitting cost, a copy of
+    /// the whole frame, and a second detection when the detector runs: `measure` turns it on; tracking
+    /// for the try-on keeps it off. Read when the tracker is made.
+    public var mirrorAveraged = false
 
     public init() {}
 }

@@ -48,7 +48,12 @@ public final class MeasurementSession {
     /// accepted ones: lenses that hide or distort the irises make the gate reject the very frames that
     /// would show them, and the warning matters most then.
     public var eyeglasses: EyeglassesDetector?
+    /// Refine the pupils on the frame and on its mirror and combine them (`MirrorAveragedPupils`), so
+    /// that a mirrored frame measures the same PD with the monocular PDs swapped. Pair it with mirror-
+    /// averaged landmarks (`FaceTrackerConfiguration.mirrorAveraged`): `measure` turns both on.
+    public var mirrorAveraged = false
     private let refiner = PupilRefiner()
+    private let mirrorPupils = MirrorAveragedPupils()
     /// Frames of a video: pupils that cannot be trusted this frame are held in the eye's frame
     /// (`PupilContinuity`); photos reset it (`resetContinuity()`) so one photo never holds another's.
     private var continuity = PupilContinuity()
@@ -99,7 +104,9 @@ public final class MeasurementSession {
                         cameraFromFace: RigidTransform) -> FrameResult {
         framesSeen += 1
         framesWithFace += 1
-        let eyes = continuity.apply(refiner.refinePair(image, landmarks: landmarks), landmarks: landmarks)
+        let refined = mirrorAveraged ? mirrorPupils.refinePair(image, landmarks: landmarks, refiner: refiner)
+                                     : refiner.refinePair(image, landmarks: landmarks)
+        let eyes = continuity.apply(refined, landmarks: landmarks)
         let angles = FrameGate.viewAngles(cameraFromFace: cameraFromFace)
         var result = FrameResult(eyePair: eyes, rejectionSet: gate.rejections(cameraFromFace: cameraFromFace, eyes: eyes),
                                  yawDegrees: angles.yaw, pitchDegrees: angles.pitch)

@@ -57,6 +57,9 @@ public final class BandCoverageRunner {
     /// The tracker's configuration (smoothing is turned off for each trial's single frame); set its
     /// confidence model to track as `lorgnette measure` does.
     public var trackerConfiguration = FaceTrackerConfiguration()
+    /// Landmarks and pupils averaged with the frame's mirror image, as `lorgnette measure` does
+    /// (`FaceTrackerConfiguration.mirrorAveraged`, `MeasurementSession.mirrorAveraged`).
+    public var mirrorAveraged = true
 
     public init(head: SyntheticHead, detector: any FaceDetector, landmarkModel: any LandmarkModel, width: Int = 640, height: Int = 480,
                 seed: UInt64 = 24, compress: @escaping (RGBImage, Int) -> RGBImage) {
@@ -101,6 +104,7 @@ public final class BandCoverageRunner {
         let camera = shot.camera(width: width, height: height)
         var config = trackerConfiguration
         config.smoothing = false
+        config.mirrorAveraged = mirrorAveraged
         let tracker = FaceTracker(detector: detector, landmarkModel: landmarkModel, poseEstimator: FacePoseEstimator(face: head.face),
                                   camera: camera, configuration: config)
         guard let anchor = tracker.process(image, timestampSeconds: 0).first(where: { $0.state != .lost }) else {
@@ -108,6 +112,7 @@ public final class BandCoverageRunner {
             return trial
         }
         let session = MeasurementSession(face: head.face, camera: camera, method: method, gate: gate)
+        session.mirrorAveraged = mirrorAveraged
         let r = session.process(image, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace)
         trial.trackedYawDegrees = r.yawDegrees
         trial.trackedPitchDegrees = r.pitchDegrees

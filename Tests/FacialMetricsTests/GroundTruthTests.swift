@@ -21,7 +21,7 @@ struct SyntheticRun {
 }
 
 func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraIntrinsics, method: ScaleMethod,
-                  lighting: Lighting = .studio, session: MeasurementSession? = nil) -> SyntheticRun {
+                  lighting: Lighting = .studio, session: MeasurementSession? = nil, mirrorAveraged: Bool = true) -> SyntheticRun {
     let rgb = head.render(cameraFromFace: pose, camera: camera, lighting: lighting, withCard: method == .card)
     if let dir = ProcessInfo.processInfo.environment["METRICS_SYNTHETIC_DUMP"] {
         try? ImageFiles.write(rgb, to: "\(dir)/synthetic-\(method.rawValue)-\(Int(pose.translation.z))-\(Int(EulerAngles(pose.rotation).degrees.y))-\(Int(EulerAngles(pose.rotation).degrees.x)).png")
@@ -29,6 +29,8 @@ func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraInt
     let image = GrayImage(luma: rgb)
     var config = FaceTrackerConfiguration()
     config.smoothing = false
+    // As `measure` runs (landmarks and pupils averaged with the frame's mirror).
+    config.mirrorAveraged = mirrorAveraged
     let tracker = FaceTracker(detector: Fixtures.detector!, landmarkModel: Fixtures.cascade!, poseEstimator: FacePoseEstimator(face: head.face),
                               camera: camera, configuration: config)
     let truth = head.truth(cameraFromFace: pose)
@@ -41,6 +43,7 @@ func runSynthetic(_ head: SyntheticHead, pose: RigidTransform, camera: CameraInt
     var gate = FrameGate()
     gate.maxAngleDegrees = 15
     let s = session ?? MeasurementSession(face: head.face, camera: camera, method: method, gate: gate)
+    s.mirrorAveraged = mirrorAveraged
     let angles = FrameGate.viewAngles(cameraFromFace: anchor.cameraFromFace)
     print(String(format: "synthetic frame: tracked yaw %.1f° pitch %.1f° (rendered yaw %.1f° pitch %.1f°), depth %.0f mm (rendered %.0f)",
                  angles.yaw, angles.pitch, FrameGate.viewAngles(cameraFromFace: pose).yaw, FrameGate.viewAngles(cameraFromFace: pose).pitch,

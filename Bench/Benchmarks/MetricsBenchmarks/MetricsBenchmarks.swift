@@ -106,6 +106,21 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
         }
     }
+    // What `measure` runs from session 34: the same with the pupils refined on the frame's mirror too
+    // (`MeasurementSession.mirrorAveraged`, the mirror-averaged pupils of issue 24 item 5).
+    let mirrored = MeasurementSession(face: face, camera: camera, method: .iris)
+    mirrored.gate.maxAngleDegrees = 45
+    mirrored.gate.minimumIrisVisibleFraction = 0
+    mirrored.window = 60
+    mirrored.mirrorAveraged = true
+    mirrored.eyeglasses = EyeglassesDetector(model: try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path))
+    for _ in 0..<80 { _ = mirrored.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
+    precondition(mirrored.acceptedCount == 60, "the benchmark frame must pass the gate (else process stops early)")
+    Benchmark("MeasurementSession.process with the eyeglasses check and mirror-averaged pupils (measure's per-frame work)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(mirrored.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
+        }
+    }
     let glasses = judged.eyeglasses!
     Benchmark("Eyeglasses classifier (eye-band features + dot product)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(glasses.judge(gray, landmarks: anchor.landmarks)) }

@@ -42,6 +42,8 @@ struct EvalCoverageCommand: ParsableCommand {
     var tsv: String?
     @Flag(help: "No defocus, motion blur or noise (JPEG quality 95): separates the optics' share of the errors.")
     var sharp = false
+    @Flag(name: .customLong("no-mirror-averaging"), help: "Fit and refine each frame only, not also its mirror image (measure's default averages the two).")
+    var noMirrorAveraging = false
     @Option(help: "Write each trial's frame here as PNG (diagnostics).")
     var dump: String?
 
@@ -64,6 +66,7 @@ struct EvalCoverageCommand: ParsableCommand {
             roundTrip.degrade(rgb, quality: quality)
         }
         runner.sharp = sharp
+        runner.mirrorAveraged = !noMirrorAveraging
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             runner.trackerConfiguration.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
