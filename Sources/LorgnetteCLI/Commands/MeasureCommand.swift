@@ -22,7 +22,8 @@ struct MeasureCommand: ParsableCommand {
         commandName: "measure",
         abstract: "Measure pupillary distance (binocular, monocular, near and far), temple width and a frame size in mm.",
         discussion: """
-            Every frame: the face is tracked (unsmoothed), both pupils are refined inside the eyes \
+            Every frame: the face is tracked (unsmoothed; the face box, the landmarks and the pupils are found in the frame and in its \
+            mirror image and averaged, so a mirrored video measures the same PD with the mono PDs swapped), both pupils are refined inside the eyes \
             (coarse iris circle, then the iris boundary), and the frame is kept only when the head faces \
             the camera (|yaw| < 15°, |pitch| < 10°: the pupils are measured in the head's own frame, so a turned head \
             measures as a frontal one; outside the limits standard error says which way to turn), both eyes are open (at least half of each iris's height between the lids) and sharp with irises of the same size, and the face is large enough. \
