@@ -35,6 +35,7 @@ public final class MirrorAveragedFitter: LandmarkFitter {
     public func track(in image: LumaFrame, previous: [SIMD2<Float>]) -> (shape: [SIMD2<Float>], score: Float?) {
         guard previous.count == IBUG68.count else { return inner.track(in: image, previous: previous) }
         let d = inner.track(in: image, previous: previous)
+        guard d.shape.count == IBUG68.count else { return d }
         direct.overwrite(with: d.shape)
         let dScore = d.score
         switch image {
@@ -44,6 +45,8 @@ public final class MirrorAveragedFitter: LandmarkFitter {
         let w = Float(mirrored.width - 1)
         Self.mirror(previous, width: w, into: &start)
         let m = inner.track(in: .gray(mirrored), previous: start)
+        // A fitter that gave up on the mirror (no shape) leaves the direct fit.
+        guard m.shape.count == IBUG68.count else { return (direct, dScore) }
         return (average(m.shape, width: w), Self.mean(dScore, m.score))
     }
 
@@ -57,6 +60,7 @@ public final class MirrorAveragedFitter: LandmarkFitter {
         // The box's centre c maps to w − c.
         let flippedBox = FaceBox(x: w - box.x - box.width, y: box.y, width: box.width, height: box.height, score: box.score)
         let m = inner.fit(in: mirrored, box: flippedBox)
+        guard m.shape.count == IBUG68.count else { return (direct, dScore) }
         return (average(m.shape, width: w), Self.mean(dScore, m.score))
     }
 
