@@ -69,12 +69,18 @@ let benchmarks: @Sendable () -> Void = {
     let gate = FrameGate()
 
     // A session that has seen a few frames already: the steady state (ring buffer full).
-    let session = MeasurementSession(face: face, camera: camera, method: .iris)
-    session.gate.maxAngleDegrees = 45
-    session.gate.minimumIrisVisibleFraction = 0
-    session.window = 60
-    for _ in 0..<80 { _ = session.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
-    precondition(session.acceptedCount == 60, "the benchmark frame must pass the gate (else process stops early)")
+    func primedSession(eyeglasses: EyeglassesDetector? = nil, mirrorAveraged: Bool = false) -> MeasurementSession {
+        let session = MeasurementSession(face: face, camera: camera, method: .iris)
+        session.gate.maxAngleDegrees = 45
+        session.gate.minimumIrisVisibleFraction = 0
+        session.window = 60
+        session.eyeglasses = eyeglasses
+        session.mirrorAveraged = mirrorAveraged
+        for _ in 0..<80 { _ = session.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
+        precondition(session.acceptedCount == 60, "the benchmark frame must pass the gate (else process stops early)")
+        return session
+    }
+    let session = primedSession()
 
     Benchmark("Pupils: iris circle + limbus fit, both eyes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(refiner.refinePair(gray, landmarks: anchor.landmarks)) }
@@ -94,13 +100,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     // What `measure` runs: the same with the eyeglasses classifier judging every frame (issue 24 item 6).
-    let judged = MeasurementSession(face: face, camera: camera, method: .iris)
-    judged.gate.maxAngleDegrees = 45
-    judged.gate.minimumIrisVisibleFraction = 0
-    judged.window = 60
-    judged.eyeglasses = EyeglassesDetector(model: try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path))
-    for _ in 0..<80 { _ = judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
-    precondition(judged.acceptedCount == 60, "the benchmark frame must pass the gate (else process stops early)")
+    let glassesModel = try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path)
+    // One detector per session: a detector keeps its session's votes.
+    let glasses = EyeglassesDetector(model: glassesModel)
+    let judged = primedSession(eyeglasses: glasses)
     Benchmark("MeasurementSession.process with the eyeglasses check (measure's per-frame work)") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(judged.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
@@ -108,20 +111,12 @@ let benchmarks: @Sendable () -> Void = {
     }
     // What `measure` runs from session 34: the same with the pupils refined on the frame's mirror too
     // (`MeasurementSession.mirrorAveraged`, the mirror-averaged pupils of issue 24 item 5).
-    let mirrored = MeasurementSession(face: face, camera: camera, method: .iris)
-    mirrored.gate.maxAngleDegrees = 45
-    mirrored.gate.minimumIrisVisibleFraction = 0
-    mirrored.window = 60
-    mirrored.mirrorAveraged = true
-    mirrored.eyeglasses = EyeglassesDetector(model: try! EyeglassesModel(contentsOf: repo.appendingPathComponent("Models/eyeglasses.eyeg").path))
-    for _ in 0..<80 { _ = mirrored.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace) }
-    precondition(mirrored.acceptedCount == 60, "the benchmark frame must pass the gate (else process stops early)")
+    let mirrored = primedSession(eyeglasses: EyeglassesDetector(model: glassesModel), mirrorAveraged: true)
     Benchmark("MeasurementSession.process with the eyeglasses check and mirror-averaged pupils (measure's per-frame work)") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(mirrored.process(gray, landmarks: anchor.landmarks, cameraFromFace: anchor.cameraFromFace))
         }
     }
-    let glasses = judged.eyeglasses!
     Benchmark("Eyeglasses classifier (eye-band features + dot product)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(glasses.judge(gray, landmarks: anchor.landmarks)) }
     }
