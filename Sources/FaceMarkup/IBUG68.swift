@@ -57,10 +57,18 @@ public enum IBUG68 {
 
     /// The shape of a horizontally flipped image of width `width` (pixel-centre convention).
     public static func mirrored(_ shape: [SIMD2<Float>], imageWidth width: Int) -> [SIMD2<Float>] {
+        var out: [SIMD2<Float>] = []
+        mirrored(shape, imageWidth: width, into: &out)
+        return out
+    }
+
+    /// `mirrored(_:imageWidth:)` into `out`, whose storage is reused (per-frame callers).
+    public static func mirrored(_ shape: [SIMD2<Float>], imageWidth width: Int, into out: inout [SIMD2<Float>]) {
         let w = Float(width - 1)
-        return (0..<shape.count).map { i in
+        if out.count != shape.count { out = [SIMD2<Float>](repeating: .zero, count: shape.count) }
+        for i in 0..<shape.count {
             let p = shape[mirror[i]]
-            return SIMD2(w - p.x, p.y)
+            out[i] = SIMD2(w - p.x, p.y)
         }
     }
 }

@@ -17,11 +17,7 @@ final class MirrorAveragedPupils {
         guard direct.count == IBUG68.count else { return d }
         mirrored.setMirrored(of: image)
         let w = Float(image.width - 1)
-        if landmarks.count != direct.count { landmarks = direct }
-        for i in 0..<direct.count {
-            let p = direct[IBUG68.mirror[i]]
-            landmarks[i] = SIMD2(w - p.x, p.y)
-        }
+        IBUG68.mirrored(direct, imageWidth: image.width, into: &landmarks)
         let m = refiner.refinePair(mirrored, landmarks: landmarks)
         // The mirror's image-right eye is the frame's image-left eye.
         return EyePair(left: Self.combine(d.left, Self.back(m.right, width: w)), right: Self.combine(d.right, Self.back(m.left, width: w)))

@@ -43,7 +43,7 @@ public final class MirrorAveragedFitter: LandmarkFitter {
         case .rgb(let c): mirrored.setMirrored(of: GrayImage(luma: c))
         }
         let w = Float(mirrored.width - 1)
-        Self.mirror(previous, width: w, into: &start)
+        IBUG68.mirrored(previous, imageWidth: mirrored.width, into: &start)
         let m = inner.track(in: .gray(mirrored), previous: start)
         // A fitter that gave up on the mirror (no shape) leaves the direct fit.
         guard m.shape.count == IBUG68.count else { return (direct, dScore) }
@@ -72,15 +72,6 @@ public final class MirrorAveragedFitter: LandmarkFitter {
             shape[i] = 0.5 * (direct[i] + SIMD2(w - p.x, p.y))
         }
         return shape
-    }
-
-    /// `IBUG68.mirrored` into reused storage.
-    private static func mirror(_ points: [SIMD2<Float>], width w: Float, into out: inout [SIMD2<Float>]) {
-        out.resize(to: points.count, filler: .zero)
-        for i in 0..<points.count {
-            let p = points[IBUG68.mirror[i]]
-            out[i] = SIMD2(w - p.x, p.y)
-        }
     }
 
     private static func mean(_ a: Float?, _ b: Float?) -> Float? {
