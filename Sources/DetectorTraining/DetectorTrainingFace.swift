@@ -19,22 +19,10 @@ public struct DetectorTrainingFace: Sendable {
 
     /// The left-right mirror image (mirror augmentation).
     public func mirrored() -> DetectorTrainingFace {
-        let w = Float(image.width)
-        var flipped = GrayImage(width: image.width, height: image.height)
-        let iw = image.width
-        image.pixels.withUnsafeBufferPointer { src in
-            flipped.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in 0 ..< image.height {
-                    let row = y * iw
-                    for x in 0 ..< iw { dst[row + x] = src[row + iw - 1 - x] }
-                }
-            }
-        }
-        // x maps to (w - 1) - x, so a rectangle [x, x + width) maps to [w - 1 - x - width, w - 1 - x).
-        func flip(_ b: FaceBox) -> FaceBox {
-            FaceBox(x: w - 1 - b.x - b.width, y: b.y, width: b.width, height: b.height, score: b.score)
-        }
-        return DetectorTrainingFace(name: name + "#mirror", image: flipped, box: flip(box), valid: flip(valid),
+        var flipped = GrayImage(width: 0, height: 0)
+        flipped.setMirrored(of: image)
+        let w = image.width
+        return DetectorTrainingFace(name: name + "#mirror", image: flipped, box: box.mirrored(imageWidth: w), valid: valid.mirrored(imageWidth: w),
                                     mayContainOtherFaces: mayContainOtherFaces)
     }
 

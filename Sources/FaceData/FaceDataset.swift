@@ -121,16 +121,8 @@ public struct AnnotatedFace: Sendable {
 
     /// The same face flipped left-right, with landmark indices remapped (mirror augmentation).
     public func mirrored() -> AnnotatedFace {
-        var flipped = GrayImage(width: image.width, height: image.height)
-        let w = image.width
-        image.pixels.withUnsafeBufferPointer { src in
-            flipped.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<image.height {
-                    let row = y * w
-                    for x in 0..<w { dst[row + x] = src[row + w - 1 - x] }
-                }
-            }
-        }
-        return AnnotatedFace(name: name + "#mirror", image: flipped, landmarks: IBUG68.mirrored(landmarks, imageWidth: w))
+        var flipped = GrayImage(width: 0, height: 0)
+        flipped.setMirrored(of: image)
+        return AnnotatedFace(name: name + "#mirror", image: flipped, landmarks: IBUG68.mirrored(landmarks, imageWidth: image.width))
     }
 }

@@ -19,6 +19,13 @@ public struct FaceBox: Sendable, Equatable {
 
     public var centre: SIMD2<Float> { SIMD2(x + width / 2, y + height / 2) }
 
+    /// The box in the left-right mirror of an image `imageWidth` pixels wide: x maps to
+    /// (imageWidth − 1) − x (pixel centres, as `GrayImage.setMirrored`), so [x, x + width) maps to
+    /// [imageWidth − 1 − x − width, imageWidth − 1 − x). Score kept.
+    public func mirrored(imageWidth: Int) -> FaceBox {
+        FaceBox(x: Float(imageWidth - 1) - x - width, y: y, width: width, height: height, score: score)
+    }
+
     /// Intersection over union with another box.
     public func iou(_ o: FaceBox) -> Float {
         let ix = max(0, min(x + width, o.x + o.width) - max(x, o.x))

@@ -15,9 +15,7 @@ struct MirrorAveragedDetection {
     mutating func boxes(_ detector: any FaceDetector, in gray: GrayImage) -> [FaceBox] {
         let direct = detector.detect(in: gray)
         mirrored.setMirrored(of: gray)
-        let w = Float(gray.width - 1)
-        // A box's centre c maps to w − c.
-        let flipped = detector.detect(in: mirrored).map { FaceBox(x: w - $0.x - $0.width, y: $0.y, width: $0.width, height: $0.height, score: $0.score) }
+        let flipped = detector.detect(in: mirrored).map { $0.mirrored(imageWidth: gray.width) }
         var paired = [Bool](repeating: false, count: flipped.count)
         var out: [FaceBox] = []
         for b in direct {

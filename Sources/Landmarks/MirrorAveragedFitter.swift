@@ -57,9 +57,7 @@ public final class MirrorAveragedFitter: LandmarkFitter {
         let dScore = d.score
         mirrored.setMirrored(of: image)
         let w = Float(image.width - 1)
-        // The box's centre c maps to w − c.
-        let flippedBox = FaceBox(x: w - box.x - box.width, y: box.y, width: box.width, height: box.height, score: box.score)
-        let m = inner.fit(in: mirrored, box: flippedBox)
+        let m = inner.fit(in: mirrored, box: box.mirrored(imageWidth: image.width))
         guard m.shape.count == IBUG68.count else { return (direct, dScore) }
         return (average(m.shape, width: w), Self.mean(dScore, m.score))
     }
