@@ -151,8 +151,8 @@ public struct CascadeStage: Sendable {
     /// The increment for a binary feature vector given by its set features: `rows[0..<count]`, then
     /// the constant last feature (a local-binary-feature stage's leaves, ascending). It adds just those
     /// weight rows, in `increment(features:…)`'s order with the same accumulators, so it gives that
-    /// dense product to the bit without scanning the zero features: the 8-tree stage's 8,705 features
-    /// hold 545 ones. Tracking fit (median of each validation face's fastest of 20, `eval landmarks
+    /// dense product to the bit without scanning the zero features: the shipped 5-tree stages' 5,441
+    /// features hold 341 ones (the 8-tree candidate's 8,705, 545). Tracking fit (median of each validation face's fastest of 20, `eval landmarks
     /// --boxes tracking --refinement none --timing-repeats 20`, dense and sparse builds alternated
     /// twice): 0.519 / 0.518 → 0.496 / 0.495 ms with the 8-tree, three-stage model, 0.456 / 0.453 →
     /// 0.444 / 0.442 ms with 5 trees and two stages; fits identical (per-face CSV byte for byte).
