@@ -28,6 +28,12 @@ public struct BandCoverageTrial: Sendable {
     /// faces the camera, so f · diameter / depth): a diagnostic of the iris method's bias.
     public var irisPx: [Double] = []
     public var irisTruthPx: [Double] = []
+    /// The refined pupils (pixels, image-left eye first) against the projected true pupils (the
+    /// rendered iris disc is centred on the ray to the pupil): one photo's pupil-centre error.
+    public var pupilPx: [SIMD2<Double>] = []
+    public var pupilTruthPx: [SIMD2<Double>] = []
+    /// The report's pupil floor in the PD band (1 SD, mm; `MeasurementReport.pupilFloorSD`).
+    public var pupilFloorSD = Double.nan
 
     public var measured: Bool { pdFar != nil }
     public var error: Double? { pdFar.map { $0.value - person.farPD } }
@@ -119,11 +125,14 @@ public final class BandCoverageRunner {
         let pose = shot.cameraFromFace
         trial.irisPx = r.eyes.map { $0.irisDiameterPx ?? .nan }
         trial.irisTruthPx = head.pupils(cameraFromFace: pose).map { camera.fx * person.irisDiameter / pose.apply($0).z }
+        trial.pupilPx = r.eyes.map { SIMD2(Double($0.pupil.x), Double($0.pupil.y)) }
+        trial.pupilTruthPx = head.pupils(cameraFromFace: pose).map { camera.project(pose.apply($0)) }
         guard r.accepted, let report = session.report() else {
             trial.refusal = (r.rejections.map(\.rawValue) + [r.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
             return trial
         }
         trial.pdFar = report.pdFar
+        trial.pupilFloorSD = report.pupilFloorSD
         return trial
     }
 }

@@ -70,7 +70,7 @@ struct EvalCoverageCommand: ParsableCommand {
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             runner.trackerConfiguration.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
-        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal\tiris_px\tiris_truth_px"]
+        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal\tiris_px\tiris_truth_px\tpupil_px\tpupil_truth_px\tpupil_floor_sd"]
         for method in methods {
             var done: [BandCoverageTrial] = []
             let start = Date()
@@ -86,7 +86,10 @@ struct EvalCoverageCommand: ParsableCommand {
                              f(s.degradation.motionLengthPx), f(s.degradation.noiseSD), "\(s.jpegQuality)", f(t.trackedYawDegrees, 1),
                              f(t.trackedPitchDegrees, 1), f(t.pdFar?.value ?? .nan), f(t.pdFar?.ci95.0 ?? .nan), f(t.pdFar?.ci95.1 ?? .nan),
                              t.covered.map { $0 ? "1" : "0" } ?? "", t.refusal ?? "",
-                             t.irisPx.map { f($0) }.joined(separator: ","), t.irisTruthPx.map { f($0) }.joined(separator: ",")].joined(separator: "\t"))
+                             t.irisPx.map { f($0) }.joined(separator: ","), t.irisTruthPx.map { f($0) }.joined(separator: ","),
+                             t.pupilPx.map { "\(f($0.x, 3)),\(f($0.y, 3))" }.joined(separator: ","),
+                             t.pupilTruthPx.map { "\(f($0.x, 3)),\(f($0.y, 3))" }.joined(separator: ","),
+                             f(t.pupilFloorSD, 4)].joined(separator: "\t"))
             }
             let c = BandCoverage(method: method, trials: done)
             print(c.line + String(format: " [%.1f s]", Date().timeIntervalSince(start)))
