@@ -33,6 +33,21 @@ def read_pts(path):
     return pts
 
 
+def annotated_photos(data, split):
+    """The photos of `data` that have a .pts file, sorted; with split "validation" only the engine's
+    validation split (FNV-1a of the source photo's path, 10 %, as `eval landmarks` splits)."""
+    sources = {}
+    index = os.path.join(data, "index.csv")
+    if os.path.exists(index):
+        for row in csv.DictReader(open(index)):
+            sources[row["file"]] = row["original_path"]
+    names = sorted(n for n in os.listdir(data) if n.lower().endswith((".jpg", ".jpeg", ".png"))
+                   and os.path.exists(os.path.join(data, n.rsplit(".", 1)[0] + ".pts")))
+    if split == "validation":
+        names = [n for n in names if fnv1a(sources.get(n, n.rsplit(".", 1)[0])) % 100 < 10]
+    return [os.path.join(data, n) for n in names]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
@@ -43,16 +58,7 @@ def main():
     import mediapipe as mp
     from PIL import Image
 
-    sources = {}
-    index = os.path.join(a.data, "index.csv")
-    if os.path.exists(index):
-        for row in csv.DictReader(open(index)):
-            sources[row["file"]] = row["original_path"]
-    names = sorted(n for n in os.listdir(a.data) if n.lower().endswith((".jpg", ".jpeg", ".png"))
-                   and os.path.exists(os.path.join(a.data, n.rsplit(".", 1)[0] + ".pts")))
-    if a.split == "validation":
-        names = [n for n in names if fnv1a(sources.get(n, n.rsplit(".", 1)[0])) % 100 < 10]
-    paths = [os.path.join(a.data, n) for n in names]
+    paths = annotated_photos(a.data, a.split)
     out = subprocess.run([a.lorgnette, "landmarks", "--json"] + paths, capture_output=True, text=True).stdout
     ours = {}
     for line in out.splitlines():

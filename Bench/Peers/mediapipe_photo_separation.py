@@ -17,7 +17,7 @@ bounds of our error: they include MediaPipe's.
 import argparse, csv, json, math, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mediapipe_photo_pupils import fnv1a  # noqa: E402
+from mediapipe_photo_pupils import annotated_photos  # noqa: E402
 
 
 def main():
@@ -31,16 +31,7 @@ def main():
     import mediapipe as mp
     from PIL import Image
 
-    sources = {}
-    index = os.path.join(a.data, "index.csv")
-    if os.path.exists(index):
-        for row in csv.DictReader(open(index)):
-            sources[row["file"]] = row["original_path"]
-    names = sorted(n for n in os.listdir(a.data) if n.lower().endswith((".jpg", ".jpeg", ".png"))
-                   and os.path.exists(os.path.join(a.data, n.rsplit(".", 1)[0] + ".pts")))
-    if a.split == "validation":
-        names = [n for n in names if fnv1a(sources.get(n, n.rsplit(".", 1)[0])) % 100 < 10]
-    paths = [os.path.join(a.data, n) for n in names]
+    paths = annotated_photos(a.data, a.split)
     with tempfile.TemporaryDirectory() as d:
         fj = os.path.join(d, "frames.jsonl")
         subprocess.run([a.lorgnette, "measure", "--scale", "camera", "--json", "--frames-json", fj, "--input"] + paths,
