@@ -123,10 +123,11 @@ public final class BandCoverageRunner {
         trial.trackedYawDegrees = r.yawDegrees
         trial.trackedPitchDegrees = r.pitchDegrees
         let pose = shot.cameraFromFace
+        let truePupils = head.pupils(cameraFromFace: pose).map { pose.apply($0) }
         trial.irisPx = r.eyes.map { $0.irisDiameterPx ?? .nan }
-        trial.irisTruthPx = head.pupils(cameraFromFace: pose).map { camera.fx * person.irisDiameter / pose.apply($0).z }
+        trial.irisTruthPx = truePupils.map { camera.fx * person.irisDiameter / $0.z }
         trial.pupilPx = r.eyes.map { SIMD2(Double($0.pupil.x), Double($0.pupil.y)) }
-        trial.pupilTruthPx = head.pupils(cameraFromFace: pose).map { camera.project(pose.apply($0)) }
+        trial.pupilTruthPx = truePupils.map { camera.project($0) }
         guard r.accepted, let report = session.report() else {
             trial.refusal = (r.rejections.map(\.rawValue) + [r.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
             return trial
