@@ -32,6 +32,10 @@ public struct BandCoverageTrial: Sendable {
     /// rendered iris disc is centred on the ray to the pupil): one photo's pupil-centre error.
     public var pupilPx: [SIMD2<Double>] = []
     public var pupilTruthPx: [SIMD2<Double>] = []
+    /// The card's corners as found (pixels, top-left first, clockwise) against the rendered card's
+    /// projected corners: a card trial's corner error, and a wrong card told from a wrong pupil.
+    public var cardPx: [SIMD2<Double>] = []
+    public var cardTruthPx: [SIMD2<Double>] = []
     /// The report's pupil floor in the PD band (1 SD, mm; `MeasurementReport.pupilFloorSD`).
     public var pupilFloorSD = Double.nan
 
@@ -128,6 +132,10 @@ public final class BandCoverageRunner {
         trial.irisTruthPx = truePupils.map { camera.fx * person.irisDiameter / $0.z }
         trial.pupilPx = r.eyes.map { SIMD2(Double($0.pupil.x), Double($0.pupil.y)) }
         trial.pupilTruthPx = truePupils.map { camera.project($0) }
+        if method == .card {
+            trial.cardPx = r.card?.corners ?? []
+            trial.cardTruthPx = head.cardCorners.map { camera.project(pose.apply($0)) }
+        }
         guard r.accepted, let report = session.report() else {
             trial.refusal = (r.rejections.map(\.rawValue) + [r.cardFailure?.description].compactMap { $0 }).joined(separator: "; ")
             return trial

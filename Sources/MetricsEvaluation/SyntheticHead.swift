@@ -43,6 +43,13 @@ public final class SyntheticHead {
         Self.cardCentre * faceScale - SIMD3(0, 0, cardStandOffDeltaMM)
     }
 
+    /// The card's corners in the face frame (mm), in the mesh's order (the card's −x,−y corner first, then
+    /// +x,−y, +x,+y, −x,+y: top-left, top-right, bottom-right, bottom-left of an upright face's image).
+    public var cardCorners: [SIMD3<Double>] {
+        let hw = CardObservation.widthMM / 2, hh = CardObservation.heightMM / 2
+        return [SIMD3(-hw, -hh, 0), SIMD3(hw, -hh, 0), SIMD3(hw, hh, 0), SIMD3(-hw, hh, 0)].map { cardCentre + $0 }
+    }
+
     /// Rotation centres in the face frame: behind the pupil plane so that a pupil looking straight
     /// ahead sits 0.6 mm in front of the sclera plane (z = 0).
     public var rotationCentres: [SIMD3<Double>] {

@@ -63,6 +63,25 @@ struct BandCoverageTests {
 
     @Test("camera scale: errors match the band (face size drawn from the population)", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
     func camera() throws { try Self.check(.camera) }
+
+    /// Seed 25's trial 87 (session 36): the head's silhouette, whose top and left edges outvote the
+    /// card's own, made with the card's right and bottom sides a flat quadrilateral 1.36x the card
+    /// (PD 48.95 mm for 64.85), and the window-wide search's answer was final. The second search now
+    /// also runs when a flat card's inside holds a long edge, and the better-scored flat card wins
+    /// (`CardDetector.detect`).
+    @Test("card scale: the card beside the head's silhouette, not the silhouette", .enabled(if: Fixtures.available, "needs Models/ and the demo portrait"))
+    func cardBesideSilhouette() throws {
+        let r = try Self.runner()
+        let seed = r.seed
+        r.seed = 25
+        defer { r.seed = seed }
+        let t = r.run(87, method: .card)
+        try #require(t.cardPx.count == 4, "no card: \(t.refusal ?? "")")
+        let worst = zip(t.cardPx, t.cardTruthPx).map { (($0 - $1) * ($0 - $1)).sum().squareRoot() }.max()!
+        print("card beside the silhouette: worst corner \(worst) px, far PD \(t.pdFar?.value ?? .nan) for \(t.person.farPD)")
+        #expect(worst <= 1, "a corner \(worst) px off")
+        #expect(t.covered == true)
+    }
 }
 }
 

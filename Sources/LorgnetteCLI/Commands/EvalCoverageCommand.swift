@@ -70,7 +70,7 @@ struct EvalCoverageCommand: ParsableCommand {
         if let url = try? ModelsDirectory.file("tracking-confidence.tcnf") {
             runner.trackerConfiguration.confidenceModel = try TrackingConfidenceModel(contentsOf: url.path)
         }
-        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal\tiris_px\tiris_truth_px\tpupil_px\tpupil_truth_px\tpupil_floor_sd"]
+        var rows = ["method\ttrial\tpd_true\tiris_true\tface_scale\tcard_delta\tyaw\tpitch\tdistance\tfov\tblur\tmotion\tnoise\tquality\ttracked_yaw\ttracked_pitch\tpd_far\tlo\thi\tcovered\trefusal\tiris_px\tiris_truth_px\tpupil_px\tpupil_truth_px\tpupil_floor_sd\tcard_px\tcard_truth_px"]
         for method in methods {
             var done: [BandCoverageTrial] = []
             let start = Date()
@@ -87,9 +87,8 @@ struct EvalCoverageCommand: ParsableCommand {
                              f(t.trackedPitchDegrees, 1), f(t.pdFar?.value ?? .nan), f(t.pdFar?.ci95.0 ?? .nan), f(t.pdFar?.ci95.1 ?? .nan),
                              t.covered.map { $0 ? "1" : "0" } ?? "", t.refusal ?? "",
                              t.irisPx.map { f($0) }.joined(separator: ","), t.irisTruthPx.map { f($0) }.joined(separator: ","),
-                             t.pupilPx.map { "\(f($0.x, 3)),\(f($0.y, 3))" }.joined(separator: ","),
-                             t.pupilTruthPx.map { "\(f($0.x, 3)),\(f($0.y, 3))" }.joined(separator: ","),
-                             f(t.pupilFloorSD, 4)].joined(separator: "\t"))
+                             points(t.pupilPx), points(t.pupilTruthPx),
+                             f(t.pupilFloorSD, 4), points(t.cardPx), points(t.cardTruthPx)].joined(separator: "\t"))
             }
             let c = BandCoverage(method: method, trials: done)
             print(c.line + String(format: " [%.1f s]", Date().timeIntervalSince(start)))
@@ -100,6 +99,8 @@ struct EvalCoverageCommand: ParsableCommand {
         print("anchors: a card measured by an app ±1 mm in 60 % of cases; a pupillometer's limits of agreement ±0.8 mm")
         if let tsv { try (rows.joined(separator: "\n") + "\n").write(toFile: tsv, atomically: true, encoding: .utf8) }
     }
+
+    private func points(_ ps: [SIMD2<Double>]) -> String { ps.map { "\(f($0.x, 3)),\(f($0.y, 3))" }.joined(separator: ",") }
 
     private func f(_ v: Double, _ digits: Int = 2) -> String { v.isFinite ? String(format: "%.\(digits)f", v) : "" }
 }
