@@ -270,7 +270,6 @@ public struct CardDetector: Sendable {
         } }
         guard let best else { return nil }
         let lines = best.lines
-        let interiorEdge = !bandSearch && hasInteriorEdge(g, lines: lines, threshold: threshold * 0.5)
         // Refine each side against the full-resolution gradient.
         var refined: [Line] = []
         var residuals: [Double] = []
@@ -279,6 +278,7 @@ public struct CardDetector: Sendable {
             guard let c = Self.intersect(lines[s], lines[(s + 3) % 4]) else { return nil }
             coarse.append(c)
         }
+        let interiorEdge = !bandSearch && hasInteriorEdge(g, corners: coarse, threshold: threshold * 0.5)
         for s in 0..<4 {
             let p = coarse[s], q = coarse[(s + 1) % 4]
             guard let fit = refineSide(image, from: p, to: q) else { return nil }
@@ -301,13 +301,8 @@ public struct CardDetector: Sendable {
     /// card inside a quadrilateral that took an edge beyond it (hair, the head's outline), or hair's
     /// texture, which supports lines in every direction. A card's own face is plain in the composites
     /// and the rendered heads; a printed one may trigger it, which costs only the second search.
-    private func hasInteriorEdge(_ g: CardEdgeMap, lines: [Line], threshold: Float) -> Bool {
-        var c: [SIMD2<Double>] = []
-        for s in 0..<4 {
-            guard let p = Self.intersect(lines[s], lines[(s + 3) % 4]) else { return false }
-            c.append(p)
-        }
-        // c: top-left, top-right, bottom-right, bottom-left.
+    /// `c`: the coarse corners, top-left, top-right, bottom-right, bottom-left.
+    private func hasInteriorEdge(_ g: CardEdgeMap, corners c: [SIMD2<Double>], threshold: Float) -> Bool {
         for (a0, a1, b0, b1) in [(c[0], c[3], c[1], c[2]), (c[0], c[1], c[3], c[2])] {
             let across = max(norm(a1 - a0), norm(b1 - b0))
             let steps = max(2, Int(across / 2))

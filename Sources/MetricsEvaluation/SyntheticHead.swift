@@ -43,12 +43,9 @@ public final class SyntheticHead {
         Self.cardCentre * faceScale - SIMD3(0, 0, cardStandOffDeltaMM)
     }
 
-    /// The card's corners in the face frame (mm), in the mesh's order (the card's −x,−y corner first, then
-    /// +x,−y, +x,+y, −x,+y: top-left, top-right, bottom-right, bottom-left of an upright face's image).
-    public var cardCorners: [SIMD3<Double>] {
-        let hw = CardObservation.widthMM / 2, hh = CardObservation.heightMM / 2
-        return [SIMD3(-hw, -hh, 0), SIMD3(hw, -hh, 0), SIMD3(hw, hh, 0), SIMD3(-hw, hh, 0)].map { cardCentre + $0 }
-    }
+    /// This person's card corners in the face frame (mm), in `CardComposite.cornersInCard`'s order
+    /// (top-left, top-right, bottom-right, bottom-left of an upright face's image), as the mesh has them.
+    public var cardCorners: [SIMD3<Double>] { CardComposite.cornersInCard.map { cardCentre + $0 } }
 
     /// Rotation centres in the face frame: behind the pupil plane so that a pupil looking straight
     /// ahead sits 0.6 mm in front of the sclera plane (z = 0).
@@ -143,9 +140,8 @@ public final class SyntheticHead {
     }
 
     static func cardMesh() -> Mesh {
-        let hw = Float(CardObservation.widthMM / 2), hh = Float(CardObservation.heightMM / 2)
         let c = SIMD3<Float>(Float(cardCentre.x), Float(cardCentre.y), Float(cardCentre.z))
-        let positions: [SIMD3<Float>] = [c + [-hw, -hh, 0], c + [hw, -hh, 0], c + [hw, hh, 0], c + [-hw, hh, 0]]
+        let positions = CardComposite.cornersInCard.map { c + SIMD3<Float>(Float($0.x), Float($0.y), Float($0.z)) }
         let normals = [SIMD3<Float>](repeating: [0, 0, -1], count: 4)
         let material = Material(name: "card", baseColor: [0.78, 0.84, 0.92, 1], metallic: 0, roughness: 0.8, doubleSided: true)
         return Mesh(primitives: [MeshPrimitive(name: "card", positions: positions, normals: normals, uvs: [], indices: [0, 1, 2, 0, 2, 3], materialIndex: 0)],
