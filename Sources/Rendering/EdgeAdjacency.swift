@@ -41,6 +41,46 @@ public enum EdgeAdjacency {
         return result
     }
 
+    /// Per primitive and triangle, a mask of the edges (bit k: corner k to k+1) where three or more
+    /// triangles of the whole mesh meet, positions welded across its primitives: where separate
+    /// parts touch (blocks stacked face to face, a shell drawn twice). The renderer never
+    /// anti-aliases them.
+    ///
+    /// Why (issue 23): each part of facefit_glasses3 (111 boxes, one primitive each) is closed, so
+    /// per primitive every box outline is a silhouette. Its anti-aliased pixels are blended with
+    /// what is behind when the box is drawn (the backdrop, a side face) and the touching neighbour,
+    /// drawn later, ties in depth and cannot cover the uncovered share: a light grid a pixel wide
+    /// over the black frame at every yaw, which three.js (WebGL, antialias off) and the same view
+    /// with --no-antialiasing do not show. The model's own outline is still anti-aliased: there
+    /// only two triangles meet.
+    public static func contacts(_ primitives: [MeshPrimitive], weldTolerance: Float) -> [[UInt8]] {
+        let welded = weld(primitives.flatMap(\.positions), tolerance: weldTolerance)
+        var uses: [UInt64: Int32] = [:]
+        var keys: [[SIMD3<UInt64>]] = []
+        var base = 0
+        for p in primitives {
+            var perTriangle = [SIMD3<UInt64>](repeating: SIMD3<UInt64>(repeating: .max), count: p.triangleCount)
+            for t in 0..<p.triangleCount {
+                for k in 0..<3 {
+                    let a = welded[base + Int(p.indices[3 * t + k])], b = welded[base + Int(p.indices[3 * t + (k + 1) % 3])]
+                    if a == b { continue }
+                    let key = UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b)))
+                    perTriangle[t][k] = key
+                    uses[key, default: 0] += 1
+                }
+            }
+            keys.append(perTriangle)
+            base += p.positions.count
+        }
+        return keys.map { perTriangle in
+            perTriangle.map { edge in
+                var mask: UInt8 = 0
+                for k in 0..<3 where edge[k] != .max && uses[edge[k], default: 0] >= 3 { mask |= 1 << UInt8(k) }
+                return mask
+            }
+        }
+    }
+
     /// For a closed surface — every non-degenerate edge (welded positions) used exactly once in
     /// each direction, so consistently wound — whether its triangles wind counter-clockwise seen
     /// from outside (positive enclosed volume); nil when the surface is open, non-manifold or

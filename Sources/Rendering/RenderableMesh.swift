@@ -6,6 +6,8 @@ import Meshes
 public final class RenderableMesh {
     public let mesh: Mesh
     let neighbours: [[SIMD3<Int32>]]
+    /// `EdgeAdjacency.contacts`: edges where parts touch, never anti-aliased.
+    let contacts: [[UInt8]]
     var cameraPositions: [[SIMD3<Float>]]
     var cameraNormals: [[SIMD3<Float>]]
     var towardCamera: [[SIMD3<Float>]]
@@ -30,6 +32,7 @@ public final class RenderableMesh {
         var tolerance: Float = 1e-6
         if let b = mesh.bounds { tolerance = max(simdLength(b.max - b.min) * 1e-5, 1e-9) }
         neighbours = mesh.primitives.map { EdgeAdjacency.neighbours($0, weldTolerance: tolerance) }
+        contacts = EdgeAdjacency.contacts(mesh.primitives, weldTolerance: tolerance)
         cameraPositions = mesh.primitives.map { [SIMD3<Float>](repeating: .zero, count: $0.positions.count) }
         cameraNormals = cameraPositions
         towardCamera = cameraPositions

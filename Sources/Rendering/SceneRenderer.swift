@@ -235,6 +235,7 @@ public final class SceneRenderer {
             return SIMD3<Float>(fx * c.x * iz + cx, fy * c.y * iz + cy, iz)
         }
         let cull = keep != nil, wanted = keep ?? true
+        let contacts = mesh.contacts[i]
         p.indices.withUnsafeBufferPointer { idx in
         mesh.facing[i].withUnsafeBufferPointer { facing in
         mesh.neighbours[i].withUnsafeBufferPointer { neighbours in
@@ -260,6 +261,7 @@ public final class SceneRenderer {
                     if nb.x < 0 || facing[Int(nb.x)] != front { edges |= 1 }
                     if nb.y < 0 || facing[Int(nb.y)] != front { edges |= 2 }
                     if nb.z < 0 || facing[Int(nb.z)] != front { edges |= 4 }
+                    edges &= ~contacts[t]
                 }
                 if c0.z >= near && c1.z >= near && c2.z >= near {
                     if let bounds {
