@@ -4,7 +4,8 @@ import Meshes
 /// positions (vertices split for UV or normal seams still join). Edge k of triangle t runs from
 /// corner k to corner k+1; the neighbour is −1 at an open boundary or a non-manifold edge (three
 /// or more triangles). The renderer anti-aliases an edge when its two sides face differently —
-/// a silhouette — or when it has no neighbour.
+/// a silhouette — or when it has no neighbour, except where three or more triangles of the whole
+/// mesh meet (`contacts`: parts touching, within a primitive or across primitives).
 public enum EdgeAdjacency {
     public static func neighbours(_ p: MeshPrimitive, weldTolerance: Float) -> [SIMD3<Int32>] {
         let welded = weld(p.positions, tolerance: weldTolerance)
@@ -16,7 +17,7 @@ public enum EdgeAdjacency {
             for k in 0..<3 {
                 let a = welded[Int(p.indices[3 * t + k])], b = welded[Int(p.indices[3 * t + (k + 1) % 3])]
                 if a == b { continue }
-                let key = UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b)))
+                let key = edgeKey(a, b)
                 if let other = firstSide[key] {
                     if other >= 0 {
                         let ot = Int(other / 3), ok = Int(other % 3)
@@ -64,7 +65,7 @@ public enum EdgeAdjacency {
                 for k in 0..<3 {
                     let a = welded[base + Int(p.indices[3 * t + k])], b = welded[base + Int(p.indices[3 * t + (k + 1) % 3])]
                     if a == b { continue }
-                    let key = UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b)))
+                    let key = edgeKey(a, b)
                     perTriangle[t][k] = key
                     uses[key, default: 0] += 1
                 }
@@ -106,6 +107,11 @@ public enum EdgeAdjacency {
         }
         guard volume != 0, !directed.isEmpty else { return nil }
         return volume > 0
+    }
+
+    /// An undirected edge between two welded positions, the same key either way round.
+    @inline(__always) static func edgeKey(_ a: Int32, _ b: Int32) -> UInt64 {
+        UInt64(UInt32(min(a, b))) << 32 | UInt64(UInt32(max(a, b)))
     }
 
     /// One id per distinct position (within `tolerance`).

@@ -69,8 +69,9 @@ struct ContactEdgeTests {
     /// 8 levels. Before contacts were excluded, the blocks' touching outlines showed the side faces
     /// and backdrop through: a grid of light lines (up to 120 levels here).
     @Test func touchingBlocksShowNoSeams() {
-        let mesh = RenderableMesh(Self.wall())
-        let turntable = Turntable(bounds: Self.wall().bounds!, width: 320, height: 240)
+        let wall = Self.wall()
+        let mesh = RenderableMesh(wall)
+        let turntable = Turntable(bounds: wall.bounds!, width: 320, height: 240)
         for yaw: Float in [-25, 0, 25, 40] {
             let camera = turntable.camera(yawDegrees: yaw, width: 320, height: 240)
             func render(_ smooth: Bool) -> RGBImage {
