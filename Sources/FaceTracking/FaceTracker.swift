@@ -189,19 +189,35 @@ public final class FaceTracker {
         let boxes = mirrorAveraged ? mirrorDetection.boxes(detector, in: gray) : detector.detect(in: gray)
         for box in boxes where tracks.count < configuration.maxFaces {
             if tracks[0..<existing].contains(where: { FaceBox.canonical(landmarks: $0.rawLandmarks).iou(box) > 0.3 }) { continue }
-            let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
-            guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
-                  pose.confidence >= configuration.startConfidence else { continue }
-            if let probability, let c = classifier, probability < Double(c.threshold) { continue }
-            var track = Track(id: nextID, rawLandmarks: shape, rawPose: pose.cameraFromModel,
-                              landmarkFilter: LandmarkFilter(parameters: configuration.landmarkFilter),
-                              poseFilter: PoseFilter(translation: configuration.poseTranslationFilter, rotation: configuration.poseRotationFilter,
-                                                     depth: configuration.poseDepthFilter))
-            nextID += 1
-            track.faceProbability = probability
-            current.append(makeAnchor(&track, pose: pose, state: .detected, time: currentTime))
-            tracks.append(track)
+            startTrack(gray, box: box)
         }
+        // A photo where no box gave a face: its best windows under the detector's threshold, as
+        // `lorgnette landmarks` fits them (`PhotoFaceDetector.standbyCount`), each accepted only when
+        // the classifier judges its fit a face by `PhotoFaceJudging.standbyFitScore`. The second scan
+        // runs only on photos (the video detector has no standby windows) and only when nothing was found.
+        if tracks.isEmpty, let classifier, let photo = detector as? ContestedFaceDetector {
+            let least = max(Double(classifier.threshold), Double(TrackingConfidenceModel.probability(score: PhotoFaceJudging.standbyFitScore)))
+            for group in photo.detectContested(in: gray) where group.standby && tracks.count < configuration.maxFaces {
+                startTrack(gray, box: group.box, leastProbability: least)
+            }
+        }
+    }
+
+    /// Starts a track from the fit in `box` when its pose is confident and the classifier (when there
+    /// is one) gives it at least `leastProbability` (default: the classifier's threshold).
+    private func startTrack(_ gray: GrayImage, box: FaceBox, leastProbability: Double? = nil) {
+        let (shape, probability) = fit(.gray(gray), previous: nil, box: box)
+        guard let pose = poseEstimator.estimate(landmarks: shape, camera: camera),
+              pose.confidence >= configuration.startConfidence else { return }
+        if let probability, let c = classifier, probability < (leastProbability ?? Double(c.threshold)) { return }
+        var track = Track(id: nextID, rawLandmarks: shape, rawPose: pose.cameraFromModel,
+                          landmarkFilter: LandmarkFilter(parameters: configuration.landmarkFilter),
+                          poseFilter: PoseFilter(translation: configuration.poseTranslationFilter, rotation: configuration.poseRotationFilter,
+                                                 depth: configuration.poseDepthFilter))
+        nextID += 1
+        track.faceProbability = probability
+        current.append(makeAnchor(&track, pose: pose, state: .detected, time: currentTime))
+        tracks.append(track)
     }
 
     /// Step 3: this frame's anchors (see `process`); the next frame starts after it.

@@ -15,12 +15,17 @@ public enum TrainingSet {
     }
 
     /// Reads the `split` of every folder in `directories` (sorted by file name within each), up to
-    /// `limit` faces in total. `progress` receives (done, total).
-    public static func load(directories: [String], split: FaceDataset.Split, limit: Int? = nil,
+    /// `limit` faces in total: the first ones, or with `spread` every (count / limit)-th, so a sample
+    /// holds every source (the names sort by source: the first 37 validation faces are all AFW, the
+    /// hardest). `progress` receives (done, total).
+    public static func load(directories: [String], split: FaceDataset.Split, limit: Int? = nil, spread: Bool = false,
                             decoder: StillImageDecoding, progress: (Int, Int) -> Void = { _, _ in }) throws -> Loaded {
         var entries: [FaceDataset.Entry] = []
         for d in directories { entries += try FaceDataset(directory: d).entries(split) }
-        if let limit { entries = Array(entries.prefix(max(0, limit))) }
+        if let limit, limit < entries.count {
+            let n = max(0, limit), all = entries
+            entries = spread ? (0 ..< n).map { all[$0 * all.count / n] } : Array(all.prefix(n))
+        }
         var faces: [AnnotatedFace] = []
         var failures: [(String, String)] = []
         for (i, e) in entries.enumerated() {

@@ -17,7 +17,8 @@ extension LandmarkCascade {
     /// log-odds are dropped (a false detection gives a fit that does not look like a face), and boxes
     /// whose fits land on the same face (implied boxes overlapping by IoU > 0.5) keep the
     /// better-judged one. Ordered best first: by fit score, else by detector score.
-    public func faces(in image: GrayImage, detector: FaceDetector, minimumFitScore: Float = PhotoFaceJudging.minimumFitScore) -> [PhotoFace] {
+    public func faces(in image: GrayImage, detector: FaceDetector, minimumFitScore: Float = PhotoFaceJudging.minimumFitScore,
+                      standbyFitScore: Float = PhotoFaceJudging.standbyFitScore) -> [PhotoFace] {
         let groups = (detector as? ContestedFaceDetector)?.detectContested(in: image) ?? detector.detect(in: image).map { ContestedBox(box: $0) }
         // The mirrored fit's plain mean moves points, not the score the judge and the merge read (the
         // direct fit's), so only the faces reported pay for it: busy 12 MP canvases give about 34
@@ -27,10 +28,18 @@ extension LandmarkCascade {
         let mirrorLast = detectionRefinement.mirror == .mean
         if mirrorLast { judging.detectionRefinement.mirror = nil }
         var faces: [PhotoFace] = []
-        for group in groups {
+        for group in groups where !group.standby {
             let face = judging.contestedFit(in: image, group)
             if let score = face.fitScore, score < minimumFitScore { continue }
             faces.append(face)
+        }
+        // No box gave a face: the photo's best weak windows, each judged as a box of its own. Without
+        // a judge nothing could tell them from the background, so they are not fitted.
+        if faces.isEmpty && detectionRefinement.scorer != nil {
+            for group in groups where group.standby {
+                let face = judging.contestedFit(in: image, group)
+                if let score = face.fitScore, score >= max(minimumFitScore, standbyFitScore) { faces.append(face) }
+            }
         }
         faces.sort { ($0.fitScore ?? $0.box.score) > ($1.fitScore ?? $1.box.score) }
         var kept: [PhotoFace] = []
@@ -82,4 +91,7 @@ public enum PhotoFaceJudging {
     /// (`LandmarkCascade.contestedFit`); the same margin detection mode asks of its extra starts
     /// (`DetectionRefinement.retryMargin`), since two fits on one face differ by that much noise.
     public static let rivalMargin: Float = 0.5
+    /// Log-odds a standby window's fit (a window under the detector's threshold, fitted because no
+    /// box gave a face) needs to be reported.
+    public static let standbyFitScore: Float = 0
 }

@@ -43,7 +43,7 @@ struct EvalPhotosCommand: ParsableCommand {
     var photoProtocol: PhotoProtocol = .canvas
     @Option(help: "Canvas size for --protocol canvas (WxH).")
     var canvas = "4000x3000"
-    @Option(help: "Evaluate at most this many faces.")
+    @Option(help: "Evaluate at most this many faces, spread evenly over the split's sorted names (every source, not the first source alone); each face gets the scenes the full run gives it.")
     var limit: Int?
     @Option(help: "Landmark model file (default: Models/landmarks.lmrk).")
     var model: String?
@@ -67,6 +67,10 @@ struct EvalPhotosCommand: ParsableCommand {
     var minFitScore = PhotoFaceJudging.minimumFitScore
     @Option(name: .customLong("rival-threshold"), help: "Windows under the detector's threshold but over this are rivals of the box that suppresses them, never boxes of their own (default: PhotoFaceDetector's; the detector's threshold = rivals over the threshold only, as before).")
     var rivalThreshold: Float?
+    @Option(name: .customLong("standby-windows"), help: "Weak windows fitted when no box gives a face (default: PhotoFaceDetector's; 0 = never, the behaviour before).")
+    var standbyWindows: Int?
+    @Option(name: .customLong("standby-fit-score"), help: "Log-odds a standby window's fit needs to count as a face.")
+    var standbyFitScore = PhotoFaceJudging.standbyFitScore
     @Flag(name: .customLong("no-rivals"), help: "Fit only the boxes non-maximum suppression kept, not their suppressed rivals of another size (the behaviour before rivals were judged).")
     var noRivals = false
     @Option(help: "Also write every scene here as JPEG (quality 95) + .pts (0-based, as the shared data), so a peer (Bench/Peers/dlib_landmarks.py --split all) runs the same protocol.")
@@ -145,12 +149,12 @@ struct EvalPhotosCommand: ParsableCommand {
         if let seedThreshold { finder.seedThreshold = seedThreshold }
         if let rivalThreshold { finder.rivalThreshold = rivalThreshold }
         if let skippedLevelPixels { finder.skippedLevelPixels = skippedLevelPixels }
+        if let standbyWindows { finder.standbyCount = max(0, standbyWindows) }
         let selectedScales = Set(scales.split(separator: ",").compactMap { Float($0) })
         guard !selectedScales.isEmpty, selectedScales.isSubset(of: [0.5, 1, 2, 4, 8]) else { throw ValidationError("--scales wants some of 0.5,1,2,4,8") }
-        let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, decoder: PhotoDecoder())
+        let loaded = try TrainingSet.load(directories: [data], split: which, limit: limit, spread: true, decoder: PhotoDecoder())
         guard !loaded.faces.isEmpty else { throw ValidationError("no readable faces in \(data)") }
         let all = try TrainingSet.load(directories: [data], split: .training, limit: 400, decoder: PhotoDecoder()).faces
-        var rng = SplitMix64(seed: 2026_11_26)
         if let export { try FileManager.default.createDirectory(atPath: export, withIntermediateDirectories: true) }
         let encoder = TurboJPEGEncoder()
         var sceneIndex = 0
@@ -159,8 +163,10 @@ struct EvalPhotosCommand: ParsableCommand {
         var perScale: [String: Tally] = [:]
         var causes = PhotoFailureCauses()
         var causesPerScale: [String: PhotoFailureCauses] = [:]
-        var fitSeconds = 0.0, keptBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0, seeds = 0, skippedPixels = 0
+        var fitSeconds = 0.0, keptBoxes = 0, standbyBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0, seeds = 0, skippedPixels = 0
         for (i, face) in loaded.faces.enumerated() {
+            // Seeded by the face's name, so a face's scenes do not depend on which faces ran before it.
+            var rng = SplitMix64(seed: 2026_11_26 ^ Self.nameHash(face.name))
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
             case .natural: scenes = [("x1", face.image, face.landmarks)]
@@ -188,11 +194,12 @@ struct EvalPhotosCommand: ParsableCommand {
                 let seconds = ThreadCPUClock.seconds() - c0
                 seeds += finder.lastSeedCount
                 skippedPixels += finder.lastSkippedPixels
-                let boxes = SceneBoxes(noRivals ? contested.map { ContestedBox(box: $0.box) } : contested)
+                let boxes = SceneBoxes(noRivals ? contested.map { ContestedBox(box: $0.box, standby: $0.standby) } : contested)
                 let f0 = ThreadCPUClock.seconds()
-                let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore)
+                let result = Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: cascade, minimumFitScore: minFitScore, standbyFitScore: standbyFitScore)
                 fitSeconds += ThreadCPUClock.seconds() - f0
-                keptBoxes += boxes.groups.count
+                keptBoxes += boxes.boxes.count
+                standbyBoxes += boxes.groups.count - boxes.boxes.count
                 rivalBoxes += boxes.rivals
                 scenesWithRivals += boxes.rivals > 0 ? 1 : 0
                 tally.add(result)
@@ -209,7 +216,7 @@ struct EvalPhotosCommand: ParsableCommand {
                                    + (scene.overlapping.isEmpty ? "" : "; boxes over it instead: " + scene.overlapping.joined(separator: "; ")))
                     }
                 }
-                if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore)) }
+                if let baseline { baselineTally.add(Self.measure(image, truth, boxes: boxes, seconds: seconds, cascade: baseline, minimumFitScore: minFitScore, standbyFitScore: standbyFitScore)) }
                 perScale[label, default: Tally()].add(result)
                 // Issue 21's stated range: faces from 40 px between the outer eye corners.
                 if AlignmentError.normaliser(truth) >= 40 { perScale[Self.issueRange, default: Tally()].add(result) }
@@ -218,7 +225,8 @@ struct EvalPhotosCommand: ParsableCommand {
         }
         report(tally, perScale: perScale, faces: loaded.faces.count)
         if !json {
-            print("boxes fitted: \(keptBoxes) kept by the suppression, \(rivalBoxes) rivals of another size in \(scenesWithRivals) of \(tally.faces) scenes; "
+            print("boxes fitted: \(keptBoxes) kept by the suppression, \(rivalBoxes) rivals of another size in \(scenesWithRivals) of \(tally.faces) scenes, "
+                  + "\(standbyBoxes) standby windows (fitted where nothing else gave a face); "
                   + String(format: "fits (landmarks + judge) %.1f ms/scene thread CPU", 1000 * fitSeconds / Double(max(1, tally.faces))))
             print(String(format: "skipped levels: %.1f seeds and %.2f Mpixel of regions a scene", Double(seeds) / Double(max(1, tally.faces)),
                          Double(skippedPixels) / 1e6 / Double(max(1, tally.faces))))
@@ -238,13 +246,18 @@ struct EvalPhotosCommand: ParsableCommand {
                                title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)")
     }
 
+    /// FNV-1a of a face's name: its scenes' seed.
+    static func nameHash(_ name: String) -> UInt64 {
+        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
     /// The extra row of `report`: scenes whose outer eye corners (points 36, 45) are ≥ 40 px apart.
     static let issueRange = "inter-ocular >= 40 px"
 
     /// One scene: find the faces as `landmarks` does, and judge them against the annotation.
     static func measure(_ image: GrayImage, _ truth: [SIMD2<Float>], boxes: SceneBoxes, seconds: Double, cascade: LandmarkCascade,
-                        minimumFitScore: Float) -> SceneResult {
-        let faces = cascade.faces(in: image, detector: boxes, minimumFitScore: minimumFitScore)
+                        minimumFitScore: Float, standbyFitScore: Float) -> SceneResult {
+        let faces = cascade.faces(in: image, detector: boxes, minimumFitScore: minimumFitScore, standbyFitScore: standbyFitScore)
         let canonical = FaceBox.canonical(landmarks: truth)
         let io = AlignmentError.normaliser(truth), ip = AlignmentError.interPupilNormaliser(truth)
         let fitBox = { (f: PhotoFace) in FaceBox.canonical(landmarks: f.landmarks) }
@@ -369,7 +382,7 @@ final class SceneBoxes: ContestedFaceDetector {
     let groups: [ContestedBox]
     init(_ groups: [ContestedBox]) { self.groups = groups }
     /// The kept boxes.
-    var boxes: [FaceBox] { groups.map(\.box) }
+    var boxes: [FaceBox] { groups.filter { !$0.standby }.map(\.box) }
     /// Rival boxes fitted beside the kept ones.
     var rivals: Int { groups.reduce(0) { $0 + $1.rivals.count } }
     func detect(in image: GrayImage) -> [FaceBox] { boxes }
