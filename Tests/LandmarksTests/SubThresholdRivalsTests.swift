@@ -19,9 +19,14 @@ struct SubThresholdRivalsTests {
         let groups = detector.detectContested(in: photo)
         detector.rivalThreshold = threshold
         let before = detector.detectContested(in: photo)
-        // The kept boxes are the scan's as before; only the groups grow.
-        #expect(groups.map(\.box) == before.map(\.box))
-        #expect(groups.map(\.box) == detector.detect(in: photo))
+        // The kept boxes are the scan's as before; only the groups grow. Standby windows (fitted only
+        // when no box gives a face) follow the kept boxes: under the threshold, without rivals.
+        let kept = { (groups: [ContestedBox]) in groups.filter { !$0.standby }.map(\.box) }
+        #expect(kept(groups) == kept(before))
+        #expect(kept(groups) == detector.detect(in: photo))
+        #expect(groups.drop { !$0.standby }.allSatisfy { $0.standby && $0.rivals.isEmpty && $0.box.score < threshold })
+        #expect(groups.filter(\.standby).count <= detector.standbyCount)
+        #expect(!before.contains { $0.standby }, "standby windows come from under the threshold, and there are none at rivalThreshold = threshold")
         #expect(!groups.isEmpty, "no face in the demo portrait")
         #expect(before.allSatisfy { $0.rivals.allSatisfy { $0.score >= threshold } })
         let weak = groups.flatMap { g in g.rivals.filter { $0.score < threshold } }
