@@ -14,8 +14,8 @@ public struct ContestedBox: Sendable, Equatable {
     /// Suppressed windows overlapping `box` whose side differs from it by at least the rival ratio,
     /// best first: the best larger ones and the best smaller ones, when they exist.
     public var rivals: [FaceBox]
-    /// A window under the detector's threshold that no kept box suppresses: fitted only when no other
-    /// box of the photo gives a face (`PhotoFaceDetector.standbyCount`).
+    /// A window under the detector's threshold that is not a rival of any kept box: fitted only when
+    /// no other box of the photo gives a face (`PhotoFaceDetector.standbyCount`).
     public var standby: Bool
 
     public init(box: FaceBox, rivals: [FaceBox] = [], standby: Bool = false) {
