@@ -82,9 +82,7 @@ public struct EyeglassesTrainer {
 
     /// One fifth of the source photos (FNV-1a of the path, a different cut from FaceDataset's split).
     static func isTuneFold(_ photo: String, fold: UInt64) -> Bool {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in (photo + "#eyeglasses").utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        return h % 5 == fold
+        nameHash(photo + "#eyeglasses") % 5 == fold
     }
 
     /// Fits the weights on every sample, the threshold on the tune fold (see the type's comment).

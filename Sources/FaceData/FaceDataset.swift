@@ -69,9 +69,7 @@ public struct FaceDataset: Sendable {
 
     /// FNV-1a over the source photo path: stable across runs and platforms (unlike `hashValue`).
     static func isValidation(_ key: String, percent: Int) -> Bool {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in key.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        return Int(h % 100) < percent
+        Int(nameHash(key) % 100) < percent
     }
 
     /// Loads one face: the image as gray (luma) and its 68 points. The image may be any photo the

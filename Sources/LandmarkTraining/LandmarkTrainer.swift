@@ -329,18 +329,14 @@ public final class LandmarkTrainer {
     /// FNV-1a hash of the face's original name: stable membership across runs, a mirror with its original).
     public static func isRidgeFold(_ name: String, percent: Int, fold: Int = 0) -> Bool {
         let base = name.hasSuffix("#mirror") ? String(name.dropLast(7)) : name
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        let bucket = Int((h >> 7) % 100)
+        let bucket = Int((nameHash(base) >> 7) % 100)
         return bucket >= fold * percent && bucket < (fold + 1) * percent
     }
 
     /// Cross-fitting group (0..<groups) of a face, by a hash of its original name (a mirror with its original).
     static func crossFitGroup(_ name: String, groups: Int) -> Int {
         let base = name.hasSuffix("#mirror") ? String(name.dropLast(7)) : name
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int((h >> 23) % UInt64(groups))
+        return Int((nameHash(base) >> 23) % UInt64(groups))
     }
 
     /// The increments of `moveRows` predicted by a map fitted on `fitRows` alone (ridge `ridge` x the

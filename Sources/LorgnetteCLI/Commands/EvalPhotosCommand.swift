@@ -166,7 +166,7 @@ struct EvalPhotosCommand: ParsableCommand {
         var fitSeconds = 0.0, keptBoxes = 0, standbyBoxes = 0, rivalBoxes = 0, scenesWithRivals = 0, seeds = 0, skippedPixels = 0
         for (i, face) in loaded.faces.enumerated() {
             // Seeded by the face's name, so a face's scenes do not depend on which faces ran before it.
-            var rng = SplitMix64(seed: 2026_11_26 ^ Self.nameHash(face.name))
+            var rng = SplitMix64(seed: 2026_11_26 ^ nameHash(face.name))
             let scenes: [(String, GrayImage, [SIMD2<Float>])]
             switch photoProtocol {
             case .natural: scenes = [("x1", face.image, face.landmarks)]
@@ -244,11 +244,6 @@ struct EvalPhotosCommand: ParsableCommand {
         }
         try curveOptions.write(rows: zip(sceneNames, zip(tally.io, tally.ip)).map { ($0, $1.0, $1.1) }, curves: curves,
                                title: "Cumulative error distribution, \(photoProtocol.rawValue) protocol (\(tally.faces) scenes)")
-    }
-
-    /// FNV-1a of a face's name: its scenes' seed.
-    static func nameHash(_ name: String) -> UInt64 {
-        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// The extra row of `report`: scenes whose outer eye corners (points 36, 45) are ≥ 40 px apart.
